@@ -1,0 +1,41 @@
+# Fresh machine: `make demo` (install + a batch of games) and `make test` (install + tests).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install test test-fast bench lint format demo clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+test: install  ## the whole suite, slow end-to-end tests included (what CI runs)
+	$(PY) -m pytest -n 2 -q
+
+test-fast: install  ## skip the tests marked slow
+	$(PY) -m pytest -n 2 -q -m "not slow"
+
+bench: install  ## throughput figures, printed and written to benchmarks/results.json
+	$(PY) benchmarks/run.py
+
+lint: install
+	$(PY) -m ruff check codebots tests benchmarks
+	$(PY) -m ruff format --check codebots tests benchmarks
+
+format: install
+	$(PY) -m ruff format codebots tests benchmarks
+	$(PY) -m ruff check --fix codebots tests benchmarks
+
+demo: install  ## a batch of games on several variants, printed as a results table
+	$(VENV)/bin/codebots variants
+	$(VENV)/bin/codebots simulate --variant single-team-2019 --spymaster random --guesser oracle --games 2000
+	$(VENV)/bin/codebots simulate --variant duet --spymaster random --guesser oracle --games 10000 --seed 0
+	$(VENV)/bin/codebots simulate --variant classic --spymaster random --guesser random --games 10000
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -1,0 +1,3 @@
+from codebots.cli import main
+
+main()

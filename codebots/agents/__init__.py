@@ -1,0 +1,24 @@
+"""Agents: protocols, views and the registry; importing this registers the baselines."""
+
+from codebots.agents import baselines  # noqa: F401 — registers the baseline agents
+from codebots.agents.base import (
+    GUESSERS,
+    SPYMASTERS,
+    Clues,
+    Guesser,
+    GuesserView,
+    Spymaster,
+    SpymasterView,
+    make_agent,
+)
+
+__all__ = [
+    "GUESSERS",
+    "SPYMASTERS",
+    "Clues",
+    "Guesser",
+    "GuesserView",
+    "Spymaster",
+    "SpymasterView",
+    "make_agent",
+]

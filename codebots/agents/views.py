@@ -1,0 +1,107 @@
+"""What agents see: batched views built from an engine state.
+
+A spymaster sees the key from its own side; a guesser never does (only agents declared
+``privileged``, such as the oracle upper bound, get the judging side's key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from codebots.engine import DuetState, GUESS, SUDDEN_DEATH, TeamState
+from codebots.engine.constants import BLUE
+from codebots.variants import Variant
+
+# Relative identities in views: from the point of view of the side that gives the clue.
+OWN, OTHER, BYSTANDER, ASSASSIN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class SpymasterView:
+    """What the clue giver of each game sees."""
+
+    variant: Variant
+    words: tuple[str, ...]  # the pool; cards index into it
+    cards: np.ndarray  # (B, 25) int32
+    identity: np.ndarray  # (B, 25) int8 — OWN/OTHER/BYSTANDER/ASSASSIN for the giver
+    covered: np.ndarray  # (B, 25) bool — no longer needs guessing
+    visible: np.ndarray  # (B, 25) bool — words that still count for clue validity
+    active: np.ndarray  # (B,) bool — games waiting for this agent
+
+    def board(self, game: int) -> list[str]:
+        return [self.words[i] for i in self.cards[game]]
+
+
+@dataclass(frozen=True)
+class GuesserView:
+    """What the guesser of each game sees: no key (unless the agent is privileged)."""
+
+    variant: Variant
+    words: tuple[str, ...]
+    cards: np.ndarray  # (B, 25) int32
+    legal: np.ndarray  # (B, 25) bool — cards that may be touched now
+    can_stop: np.ndarray  # (B,) bool
+    clue_words: tuple[str, ...]  # (B,) the current clue of each game ("" if none)
+    clue_number: np.ndarray  # (B,) int16 — the current clue's number
+    guesses_made: np.ndarray  # (B,) int16 — this turn
+    active: np.ndarray  # (B,) bool
+    secret: np.ndarray | None = None  # (B, 25) int8 judging side's identities, privileged only
+
+
+def relative_identity(key: np.ndarray, team: np.ndarray) -> np.ndarray:
+    """``(B, 25) int8`` a team-game key seen by ``team``: its agents OWN, the others OTHER."""
+    agents = key <= BLUE
+    return np.where(agents, (key != team[:, None]).astype(np.int8), key).astype(np.int8)
+
+
+def giver_identity(state: TeamState | DuetState) -> np.ndarray:
+    """``(B, 25) int8`` the key as the side about to act sees it.
+
+    Team games: the acting team (clue giver, or covering team). Duet: the clue giver's side.
+    """
+    if isinstance(state, DuetState):
+        return state.key[np.arange(state.batch_size), state.giver]
+    return relative_identity(state.key, state.team)
+
+
+def judging_identity(state: TeamState | DuetState) -> np.ndarray:
+    """``(B, 25) int8`` the side that judges the next guess (the oracle's secret)."""
+    if isinstance(state, DuetState):
+        default_guesser = np.where(state.greens_left()[:, 1] > 0, 0, 1)
+        side = np.where(state.phase == SUDDEN_DEATH, 1 - default_guesser, state.giver)
+        return state.key[np.arange(state.batch_size), side]
+    return relative_identity(state.key, state.team)
+
+
+def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> SpymasterView:
+    covered = state.covered
+    return SpymasterView(
+        variant=variant,
+        words=words,
+        cards=state.cards,
+        identity=giver_identity(state),
+        covered=covered,
+        visible=~covered,
+        active=active,
+    )
+
+
+def guesser_view(
+    variant: Variant, words, state, active: np.ndarray, clue_words, clue_number, privileged
+) -> GuesserView:
+    guessing = state.phase == GUESS
+    return GuesserView(
+        variant=variant,
+        words=words,
+        cards=state.cards,
+        legal=(active & ((state.phase == GUESS) | (state.phase == SUDDEN_DEATH)))[:, None]
+        & ~state.covered,
+        can_stop=guessing & (state.guesses_made > 0),
+        clue_words=tuple(clue_words),
+        clue_number=clue_number,
+        guesses_made=state.guesses_made,
+        active=active,
+        secret=judging_identity(state) if privileged else None,
+    )

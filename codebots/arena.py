@@ -1,0 +1,151 @@
+"""Play batches of games between agents and return one tidy row per game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from codebots.agents import Guesser, Spymaster
+from codebots.agents.views import guesser_view, spymaster_view
+from codebots.engine import (
+    CLUE,
+    COVER,
+    GUESS,
+    NO_ACTION,
+    SUDDEN_DEATH,
+    ClueAction,
+    CoverAction,
+    DuetState,
+    Game,
+    GuessAction,
+    make,
+)
+from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
+from codebots.engine.team import MARVEL_RANKS
+from codebots.errors import CodebotsError
+from codebots.keys import as_seeds
+from codebots.validity import judge_for
+from codebots.variants import Variant, get_variant
+from codebots.vocab import load_pool
+
+MAX_STEPS = 2000  # far above any legal game; reaching it means an agent never acts
+
+
+def play_batch(
+    game: Game,
+    spymaster: Spymaster,
+    guesser: Guesser,
+    seeds: np.ndarray,
+    rng: np.random.Generator,
+):
+    """Play the games of ``seeds`` to the end; return the final state."""
+    variant = game.variant
+    words = load_pool(variant.pool).words
+    judge = judge_for(words)
+    state = game.reset(seeds)
+    size = state.batch_size
+    clue_words = [""] * size
+    clue_number = np.zeros(size, dtype=np.int16)
+    for _ in range(MAX_STEPS):
+        phase = state.phase
+        giving = phase == CLUE
+        if giving.any():
+            view = spymaster_view(variant, words, state, giving)
+            clues = spymaster.clues(view, rng)
+            valid = judge.valid(clues.words, state.cards, view.visible)
+            state = game.step_clue(
+                state, ClueAction(number=np.where(giving, clues.numbers, NO_ACTION), valid=valid)
+            )
+            for index in np.flatnonzero(giving):
+                clue_words[index] = clues.words[index]
+            clue_number = np.where(giving, clues.numbers, clue_number).astype(np.int16)
+        guessing = (state.phase == GUESS) | (state.phase == SUDDEN_DEATH)
+        if guessing.any():
+            view = guesser_view(
+                variant, words, state, guessing, clue_words, clue_number, guesser.privileged
+            )
+            cards = guesser.guesses(view, rng)
+            state = game.step_guess(state, GuessAction(card=np.where(guessing, cards, NO_ACTION)))
+        covering = state.phase == COVER
+        if covering.any():
+            view = spymaster_view(variant, words, state, covering)
+            cards = spymaster.covers(view, rng)
+            state = game.step_cover(state, CoverAction(card=np.where(covering, cards, NO_ACTION)))
+        if state.done.all():
+            return state
+    raise RuntimeError(f"games did not finish within {MAX_STEPS} steps: an agent never acts")
+
+
+def game_records(game: Game, state, spymaster: str, guesser: str) -> pd.DataFrame:
+    """One row per finished game: seed, variant, agents, outcome, turns, clues, score."""
+    records = {
+        "seed": state.seed,
+        "variant": game.variant.label,
+        "spymaster": spymaster,
+        "guesser": guesser,
+        "won": state.winner == 0,
+        "winner": state.winner,
+        "end": np.asarray(END_REASON_NAMES, dtype=object)[state.end_reason],
+        "assassin": state.end_reason == END_ASSASSIN,
+        "turns": turns_played(state),
+        "clues": state.clues,
+        "score": game.score(state),
+    }
+    if game.variant.opponent == "virtual" and game.variant.family == "team":
+        records["rank"] = np.asarray(MARVEL_RANKS, dtype=object)[np.nan_to_num(records["score"]).astype(int)]
+    if isinstance(state, DuetState):
+        records["tokens_left"] = state.bank
+        records["stop_tokens"] = state.stop_tokens
+        records["sudden_death"] = state.sudden_death
+    else:
+        # The starting team is the one with more agents (single-team and Marvel: red).
+        records["start_team"] = ((state.key == 1).sum(axis=1) > (state.key == 0).sum(axis=1))
+    return pd.DataFrame(records)
+
+
+def turns_played(state) -> np.ndarray:
+    """``(B,)`` turns played, the last one included (the engine counts turns *ended*).
+
+    Team games: one clue per turn. Duet: ended turns, plus the turn in which the game ended
+    unless it ended in sudden death (which is not a turn).
+    """
+    if isinstance(state, DuetState):
+        return state.turns + ~state.sudden_death
+    return state.clues
+
+
+def play(
+    variant: str | Variant,
+    spymaster: Spymaster,
+    guesser: Guesser,
+    seeds: Iterable[int] | np.ndarray,
+    *,
+    batch_size: int = 4096,
+    agent_seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Play one game per seed; returns one row per game (see :func:`game_records`).
+
+    Board and key of a game depend on its seed alone; the agents' random choices come from
+    ``numpy.random.default_rng([agent_seed, batch index])``, so the same call gives the same
+    table.
+    """
+    if batch_size < 1:
+        raise CodebotsError(f"batch size must be a positive integer, not {batch_size}")
+    game = make(get_variant(variant))
+    seeds = as_seeds(np.fromiter(seeds, dtype=np.int64) if not isinstance(seeds, np.ndarray) else seeds)
+    if len(seeds) == 0:
+        raise CodebotsError("no games to play: give at least one seed")
+    frames = []
+    starts = range(0, len(seeds), batch_size)
+    if progress:
+        from tqdm import tqdm
+
+        starts = tqdm(starts, desc=game.variant.label, unit="batch", leave=False)
+    for batch_index, start in enumerate(starts):
+        rng = np.random.default_rng([agent_seed, batch_index])
+        final = play_batch(game, spymaster, guesser, seeds[start : start + batch_size], rng)
+        frames.append(game_records(game, final, spymaster.name, guesser.name))
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,111 @@
+"""The ``codebots`` command line: thin wrappers over the library.
+
+Domain errors (unknown variant, bad pool, bad number) print one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from codebots.errors import CodebotsError
+
+app = typer.Typer(
+    name="codebots",
+    help="Codenames agents, a batched simulator and evaluation tools.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def parse_int(name: str, text: str, minimum: int | None = None) -> int:
+    """An integer option given as text, with a one-line error naming the option."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise CodebotsError(f"{name} must be an integer, got '{text}'") from None
+    if minimum is not None and value < minimum:
+        raise CodebotsError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def fail(error: Exception) -> typer.Exit:
+    typer.echo(f"error: {error}", err=True)
+    return typer.Exit(1)
+
+
+@app.command()
+def variants() -> None:
+    """List every variant id with a one-line description."""
+    from codebots.variants import list_variants
+
+    specs = list_variants()
+    width = max(len(spec.id) for spec in specs)
+    for spec in specs:
+        typer.echo(f"{spec.id:<{width}}  {spec.description}")
+
+
+@app.command()
+def simulate(
+    variant: Annotated[str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")] = "classic",
+    spymaster: Annotated[str, typer.Option(help="Registered spymaster name.")] = "random",
+    guesser: Annotated[str, typer.Option(help="Registered guesser name.")] = "oracle",
+    games: Annotated[str, typer.Option(metavar="INT", help="Number of games.")] = "1000",
+    seed: Annotated[str, typer.Option(metavar="INT", help="First board seed; games use seed, seed+1, ...")] = "0",
+    batch_size: Annotated[str, typer.Option(metavar="INT", help="Games per batch.")] = "4096",
+    out: Annotated[str | None, typer.Option(help="Write one row per game to this CSV.")] = None,
+    markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
+) -> None:
+    """Play a batch of games and print the results table.
+
+    Example: codebots simulate --variant duet --spymaster random --guesser oracle --games 10000 --seed 0
+    """
+    try:
+        import numpy as np
+
+        from codebots.agents import make_agent
+        from codebots.arena import play
+        from codebots.report import atomic_write_text, summarize, to_markdown
+        from codebots.variants import get_variant
+
+        n_games = parse_int("--games", games, minimum=1)
+        first_seed = parse_int("--seed", seed, minimum=0)
+        size = parse_int("--batch-size", batch_size, minimum=1)
+        spec = get_variant(variant)
+        records = play(
+            spec,
+            make_agent("spymaster", spymaster),
+            make_agent("guesser", guesser),
+            np.arange(first_seed, first_seed + n_games),
+            batch_size=size,
+            agent_seed=first_seed,
+            progress=sys.stderr.isatty(),
+        )
+        if out:
+            atomic_write_text(out, records.to_csv(index=False))
+        table = summarize(records)
+    except CodebotsError as error:
+        raise fail(error) from None
+    if markdown:
+        typer.echo(to_markdown(table))
+    else:
+        with_pandas_options(table)
+
+
+def with_pandas_options(table) -> None:
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_columns", 20,
+                           "display.float_format", "{:.3f}".format):
+        typer.echo(table.to_string(index=False))
+
+
+def main() -> None:  # console-script entry point
+    app()
+
+
+if __name__ == "__main__":
+    main()

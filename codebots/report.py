@@ -1,0 +1,75 @@
+"""Turn per-game records into result tables: rates with Wilson intervals, means, Markdown."""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+GROUP_KEYS = ["variant", "spymaster", "guesser"]
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default)."""
+    if trials == 0:
+        return (math.nan, math.nan)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per (variant, spymaster, guesser): games, win rate with its 95% Wilson
+    interval, mean turns, assassin rate, mean score (over the games where it is defined)."""
+    rows = []
+    for keys, group in records.groupby(GROUP_KEYS, sort=False):
+        wins = int(group["won"].sum())
+        low, high = wilson_interval(wins, len(group))
+        scores = group["score"].dropna()
+        rows.append(
+            {
+                **dict(zip(GROUP_KEYS, keys)),
+                "games": len(group),
+                "win_rate": wins / len(group),
+                "win_low": low,
+                "win_high": high,
+                "mean_turns": group["turns"].mean(),
+                "assassin_rate": group["assassin"].mean(),
+                "mean_score": scores.mean() if len(scores) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:
+    """A GitHub Markdown table (no extra dependency)."""
+    def cell(value) -> str:
+        if isinstance(value, float | np.floating):
+            return "" if math.isnan(value) else f"{value:.{digits}f}"
+        return str(value)
+
+    header = "| " + " | ".join(table.columns) + " |"
+    rule = "|" + "|".join("---" for _ in table.columns) + "|"
+    lines = ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join([header, rule, *lines])
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write via a temporary file in the same folder and rename: never a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path

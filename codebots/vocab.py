@@ -1,0 +1,135 @@
+"""Word pools (the cards a board is dealt from) and clue vocabularies.
+
+Pools live in ``data/wordlists/<name>.txt``: one card per line, UTF-8. They are validated on
+load; a bad pool is a one-line :class:`~codebots.errors.CodebotsError` naming the file, the
+line and the fix.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codebots.errors import CodebotsError
+
+DATA_DIR = Path(os.environ.get("CODEBOTS_DATA", Path(__file__).resolve().parents[1] / "data"))
+WORDLIST_DIR = DATA_DIR / "wordlists"
+DEFAULT_POOL = "competition"
+MIN_POOL_SIZE = 25
+_CARD_PATTERN = re.compile(r"^[A-Za-z]+( [A-Za-z]+)*$")
+
+
+@dataclass(frozen=True)
+class WordPool:
+    """A validated pool of cards, in file order (the order matters for competition boards)."""
+
+    name: str
+    path: Path
+    words: tuple[str, ...]
+    key_to_index: dict[str, int] = field(repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def index(self, word: str) -> int:
+        """Index of ``word`` (case-insensitive); a clear error if it is not in the pool."""
+        try:
+            return self.key_to_index[word.strip().upper()]
+        except KeyError:
+            raise CodebotsError(
+                f"'{word}' is not a card of the pool '{self.name}' ({self.path}); "
+                "check the spelling or pick a card from that file"
+            ) from None
+
+
+def available_pools() -> list[str]:
+    return sorted(path.stem for path in WORDLIST_DIR.glob("*.txt"))
+
+
+def pool_path(name_or_path: str | os.PathLike) -> Path:
+    """Resolve a pool name (``competition``) or a file path to an existing file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".txt" or candidate.exists():
+        if not candidate.is_file():
+            raise CodebotsError(f"word pool file {candidate} does not exist")
+        return candidate
+    named = WORDLIST_DIR / f"{name_or_path}.txt"
+    if not named.is_file():
+        known = ", ".join(available_pools()) or "(none found)"
+        raise CodebotsError(
+            f"unknown word pool '{name_or_path}'; known pools: {known} (or give a .txt path)"
+        )
+    return named
+
+
+def parse_pool(lines: list[str], source: str) -> tuple[str, ...]:
+    """Validate pool lines; return the cards upper-cased. Raises CodebotsError."""
+    cards: list[str] = []
+    first_seen: dict[str, int] = {}
+    for number, raw in enumerate(lines, start=1):
+        card = raw.strip()
+        if not card:
+            raise CodebotsError(f"{source}: line {number} is blank; remove blank lines")
+        if not _CARD_PATTERN.match(card):
+            raise CodebotsError(
+                f"{source}: line {number} '{card}' must be words of letters separated by "
+                "single spaces"
+            )
+        upper = card.upper()
+        if upper in first_seen:
+            raise CodebotsError(
+                f"{source}: line {number} '{card}' duplicates line {first_seen[upper]}; "
+                "each card may appear once"
+            )
+        first_seen[upper] = number
+        cards.append(upper)
+    if len(cards) < MIN_POOL_SIZE:
+        raise CodebotsError(
+            f"{source}: {len(cards)} distinct cards, a board needs at least {MIN_POOL_SIZE}"
+        )
+    return tuple(cards)
+
+
+@functools.lru_cache(maxsize=16)
+def load_pool(name_or_path: str | os.PathLike = DEFAULT_POOL) -> WordPool:
+    """Load and validate a word pool by name (``data/wordlists``) or path."""
+    path = pool_path(name_or_path)
+    text = path.read_text(encoding="utf-8")
+    words = parse_pool(text.splitlines(), str(path))
+    name = path.stem if path.parent == WORDLIST_DIR else str(path)
+    return WordPool(name, path, words, {word: i for i, word in enumerate(words)})
+
+
+# Function words that can never be clues, on top of the length filter.
+_FUNCTION_WORDS = frozenset(
+    """about above after again against all also although among and any are because been before
+    being below between both but can cannot could did does doing done down during each either
+    else ever every few for from further had has have having her here hers herself him himself
+    his how however into its itself just least less many may might mine more most much must
+    myself neither nor not now off once only other ought our ours ourselves out over own per
+    rather same shall she should since some such than that the their theirs them themselves
+    then there these they this those though through thus till too under unless until upon very
+    was were what whatever when where whether which while who whom whose why will with within
+    without would yet you your yours yourself yourselves""".split()
+)
+
+
+@functools.lru_cache(maxsize=4)
+def small_clue_vocabulary(size: int = 2000) -> tuple[str, ...]:
+    """The ``size`` most frequent English words (wordfreq) usable as clues by the baselines.
+
+    Alphabetic, at least 3 letters, no function words. The full clue vocabulary of the
+    embedding agents is built in :mod:`codebots.vocab` by a later, stricter pass.
+    """
+    from wordfreq import top_n_list
+
+    words: list[str] = []
+    for word in top_n_list("en", size * 3):
+        if word.isascii() and word.isalpha() and len(word) >= 3 and word not in _FUNCTION_WORDS:
+            words.append(word)
+            if len(words) == size:
+                break
+    return tuple(words)

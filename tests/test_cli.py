@@ -1,0 +1,65 @@
+"""The command line, driven through typer's CliRunner: tables, files and one-line errors."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from codebots.cli import app
+
+runner = CliRunner()
+
+
+def test_variants_lists_every_id_with_a_description():
+    result = runner.invoke(app, ["variants"])
+    assert result.exit_code == 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 29  # 5 variants + 24 missions
+    assert any(line.startswith("mission/diagon-alley ") and "11/3" in line for line in lines)
+
+
+def test_simulate_prints_the_table_and_writes_records(tmp_path):
+    out = tmp_path / "games.csv"
+    result = runner.invoke(
+        app,
+        ["simulate", "--variant", "duet", "--spymaster", "random", "--guesser", "oracle",
+         "--games", "300", "--seed", "0", "--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    header = result.output.splitlines()[0].split()
+    assert header[:5] == ["variant", "spymaster", "guesser", "games", "win_rate"]
+    assert "assassin_rate" in header and "mean_score" in header and "mean_turns" in header
+    records = pd.read_csv(out)
+    assert len(records) == 300 and records["seed"].tolist() == list(range(300))
+    assert set(records["variant"]) == {"duet"} and set(records["guesser"]) == {"oracle"}
+    assert records["won"].all()  # the oracle never misses on its own key
+
+
+def test_simulate_markdown_for_a_variant_with_options():
+    result = runner.invoke(
+        app, ["simulate", "--variant", "classic[infinity_gauntlet]", "--guesser", "random",
+              "--games", "50", "--markdown"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("| variant | spymaster |")
+    assert "classic[infinity_gauntlet]" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--variant", "nope"], "error: unknown variant 'nope'; known variants: classic"),
+        (["--games", "0"], "error: --games must be at least 1, got 0"),
+        (["--games", "-5"], "error: --games must be at least 1, got -5"),
+        (["--seed", "abc"], "error: --seed must be an integer, got 'abc'"),
+        (["--seed", "1.5"], "error: --seed must be an integer, got '1.5'"),
+        (["--spymaster", "genius"], "error: unknown spymaster 'genius'; known: random"),
+        (["--guesser", "psychic"], "error: unknown guesser 'psychic'; known: oracle, random"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_1(args, message):
+    result = runner.invoke(app, ["simulate", *args])
+    assert result.exit_code == 1
+    assert result.output.strip().startswith(message)
+    assert len(result.output.strip().splitlines()) == 1
