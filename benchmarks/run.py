@@ -24,8 +24,14 @@ import codebots  # noqa: F401 — fail fast here rather than in every worker
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results.json"
-ENGINE_VARIANTS = ("classic", "single-team-2019", "single-team-2025", "marvel-coop", "duet",
-                   "mission/diagon-alley")
+ENGINE_VARIANTS = (
+    "classic",
+    "single-team-2019",
+    "single-team-2025",
+    "marvel-coop",
+    "duet",
+    "mission/diagon-alley",
+)
 
 
 def _warm_worker(variant: str, seeds: np.ndarray) -> None:
@@ -56,7 +62,9 @@ def engine_throughput(variant: str, games: int, workers: int = 2) -> float:
     """Games per second over ``workers`` processes, each playing its share of the seeds."""
     shares = np.array_split(np.arange(games), workers)
     context = mp.get_context("fork")
-    with context.Pool(workers, initializer=_warm_worker, initargs=(variant, np.arange(games))) as pool:
+    with context.Pool(
+        workers, initializer=_warm_worker, initargs=(variant, np.arange(games))
+    ) as pool:
         pool.map(_timed_play, [(variant, share[:64]) for share in shares])  # settle workers
         start = time.perf_counter()
         pool.map(_timed_play, [(variant, share) for share in shares])

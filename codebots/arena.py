@@ -94,14 +94,16 @@ def game_records(game: Game, state, spymaster: str, guesser: str) -> pd.DataFram
         "score": game.score(state),
     }
     if game.variant.opponent == "virtual" and game.variant.family == "team":
-        records["rank"] = np.asarray(MARVEL_RANKS, dtype=object)[np.nan_to_num(records["score"]).astype(int)]
+        records["rank"] = np.asarray(MARVEL_RANKS, dtype=object)[
+            np.nan_to_num(records["score"]).astype(int)
+        ]
     if isinstance(state, DuetState):
         records["tokens_left"] = state.bank
         records["stop_tokens"] = state.stop_tokens
         records["sudden_death"] = state.sudden_death
     else:
         # The starting team is the one with more agents (single-team and Marvel: red).
-        records["start_team"] = ((state.key == 1).sum(axis=1) > (state.key == 0).sum(axis=1))
+        records["start_team"] = (state.key == 1).sum(axis=1) > (state.key == 0).sum(axis=1)
     return pd.DataFrame(records)
 
 
@@ -135,7 +137,9 @@ def play(
     if batch_size < 1:
         raise CodebotsError(f"batch size must be a positive integer, not {batch_size}")
     game = make(get_variant(variant))
-    seeds = as_seeds(np.fromiter(seeds, dtype=np.int64) if not isinstance(seeds, np.ndarray) else seeds)
+    seeds = as_seeds(
+        np.fromiter(seeds, dtype=np.int64) if not isinstance(seeds, np.ndarray) else seeds
+    )
     if len(seeds) == 0:
         raise CodebotsError("no games to play: give at least one seed")
     frames = []

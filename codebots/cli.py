@@ -50,18 +50,22 @@ def variants() -> None:
 
 @app.command()
 def simulate(
-    variant: Annotated[str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")] = "classic",
+    variant: Annotated[
+        str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")
+    ] = "classic",
     spymaster: Annotated[str, typer.Option(help="Registered spymaster name.")] = "random",
     guesser: Annotated[str, typer.Option(help="Registered guesser name.")] = "oracle",
     games: Annotated[str, typer.Option(metavar="INT", help="Number of games.")] = "1000",
-    seed: Annotated[str, typer.Option(metavar="INT", help="First board seed; games use seed, seed+1, ...")] = "0",
+    seed: Annotated[
+        str, typer.Option(metavar="INT", help="First board seed; games use seed, seed+1, ...")
+    ] = "0",
     batch_size: Annotated[str, typer.Option(metavar="INT", help="Games per batch.")] = "4096",
     out: Annotated[str | None, typer.Option(help="Write one row per game to this CSV.")] = None,
     markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
 ) -> None:
     """Play a batch of games and print the results table.
 
-    Example: codebots simulate --variant duet --spymaster random --guesser oracle --games 10000 --seed 0
+    Example: codebots simulate --variant duet --guesser oracle --games 10000 --seed 0
     """
     try:
         import numpy as np
@@ -98,8 +102,9 @@ def simulate(
 def with_pandas_options(table) -> None:
     import pandas as pd
 
-    with pd.option_context("display.width", 200, "display.max_columns", 20,
-                           "display.float_format", "{:.3f}".format):
+    with pd.option_context(
+        "display.width", 200, "display.max_columns", 20, "display.float_format", "{:.3f}".format
+    ):
         typer.echo(table.to_string(index=False))
 
 

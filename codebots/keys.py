@@ -48,10 +48,14 @@ def as_seeds(seeds: int | Sequence[int] | np.ndarray) -> np.ndarray:
     """Validate seeds: non-negative integers below 2**63. Returns ``(B,) int64``."""
     array = np.atleast_1d(np.asarray(seeds))
     if array.dtype.kind not in "iu":
-        if array.dtype == object and all(isinstance(x, int) and not isinstance(x, bool) for x in array):
+        if array.dtype == object and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in array
+        ):
             array = array.astype(np.int64)
         else:
-            raise CodebotsError(f"seeds must be integers, got {array.dtype} values such as {array.flat[0]!r}")
+            raise CodebotsError(
+                f"seeds must be integers, got {array.dtype} values such as {array.flat[0]!r}"
+            )
     if array.size and (array.min() < 0 or int(array.max()) >= 2**63):
         raise CodebotsError("seeds must be integers in 0 .. 2**63-1")
     return array.astype(np.int64).reshape(-1)
@@ -100,7 +104,9 @@ def team_keys(
     if sum(counts) != N_CARDS:
         raise CodebotsError(f"key counts {counts} must add up to {N_CARDS}")
     template = np.array(
-        [RED] * start_agents + [BLUE] * other_agents + [BYSTANDER] * bystanders
+        [RED] * start_agents
+        + [BLUE] * other_agents
+        + [BYSTANDER] * bystanders
         + [ASSASSIN] * assassins,
         dtype=np.int8,
     )

@@ -50,43 +50,78 @@ LOCATION_BONUSES = {
 _BOXES = (
     # (location, box, reward, ((slug, name, tokens, mistakes), ...)) — top-down play order
     ("london", None, None, (("london", "London", 10, 10),)),
-    ("london", "london-1", "fourteen_of_fifteen", (
-        ("privet-drive", "#4 Privet Drive", 10, 5),
-        ("the-burrow", "The Burrow", 9, 5),
-        ("grimmauld-place", "12 Grimmauld Place", 8, 5),
-    )),
-    ("london", "london-2", "extra_mistake_token", (
-        ("diagon-alley", "Diagon Alley", 11, 3),
-        ("gringotts", "Gringotts", 10, 3),
-        ("ollivanders", "Ollivanders", 9, 3),
-    )),
-    ("london", "london-3", "sudden_death_forgiveness", (
-        ("train-station", "Train Station", 12, 0),
-        ("platform-nine-and-three-quarters", "Platform 9¾", 11, 0),
-        ("hogwarts-express", "Hogwarts Express", 10, 0),
-    )),
+    (
+        "london",
+        "london-1",
+        "fourteen_of_fifteen",
+        (
+            ("privet-drive", "#4 Privet Drive", 10, 5),
+            ("the-burrow", "The Burrow", 9, 5),
+            ("grimmauld-place", "12 Grimmauld Place", 8, 5),
+        ),
+    ),
+    (
+        "london",
+        "london-2",
+        "extra_mistake_token",
+        (
+            ("diagon-alley", "Diagon Alley", 11, 3),
+            ("gringotts", "Gringotts", 10, 3),
+            ("ollivanders", "Ollivanders", 9, 3),
+        ),
+    ),
+    (
+        "london",
+        "london-3",
+        "sudden_death_forgiveness",
+        (
+            ("train-station", "Train Station", 12, 0),
+            ("platform-nine-and-three-quarters", "Platform 9¾", 11, 0),
+            ("hogwarts-express", "Hogwarts Express", 10, 0),
+        ),
+    ),
     ("hogwarts", None, None, (("hogwarts", "Hogwarts", 9, 9),)),
-    ("hogwarts", "hogwarts-1", "flip_time_to_mistake", (
-        ("quidditch-pitch", "Quidditch Pitch", 10, 4),
-        ("hagrids-hut", "Hagrid's Hut", 9, 4),
-        ("forbidden-forest", "Forbidden Forest", 8, 4),
-    )),
-    ("hogwarts", "hogwarts-2", "double_clues", (
-        ("great-hall", "Great Hall", 11, 2),
-        ("room-of-requirement", "Room of Requirement", 10, 2),
-        ("gryffindor-common-room", "Gryffindor Common Room", 9, 2),
-    )),
+    (
+        "hogwarts",
+        "hogwarts-1",
+        "flip_time_to_mistake",
+        (
+            ("quidditch-pitch", "Quidditch Pitch", 10, 4),
+            ("hagrids-hut", "Hagrid's Hut", 9, 4),
+            ("forbidden-forest", "Forbidden Forest", 8, 4),
+        ),
+    ),
+    (
+        "hogwarts",
+        "hogwarts-2",
+        "double_clues",
+        (
+            ("great-hall", "Great Hall", 11, 2),
+            ("room-of-requirement", "Room of Requirement", 10, 2),
+            ("gryffindor-common-room", "Gryffindor Common Room", 9, 2),
+        ),
+    ),
     ("hogsmeade", None, None, (("hogsmeade", "Hogsmeade", 8, 8),)),
-    ("hogsmeade", "hogsmeade-1", "extra_time_tokens", (
-        ("three-broomsticks", "Three Broomsticks", 11, 1),
-        ("honeydukes", "Honeydukes", 10, 1),
-        ("shrieking-shack", "Shrieking Shack", 9, 1),
-    )),
-    ("ministry", "ministry", None, (
-        ("department-of-mysteries", "Department of Mysteries", 9, 0),
-        ("hall-of-prophecy", "Hall of Prophecy", 8, 2),
-        ("battle-of-the-atrium", "Battle of the Atrium", 7, 4),
-    )),
+    (
+        "hogsmeade",
+        "hogsmeade-1",
+        "extra_time_tokens",
+        (
+            ("three-broomsticks", "Three Broomsticks", 11, 1),
+            ("honeydukes", "Honeydukes", 10, 1),
+            ("shrieking-shack", "Shrieking Shack", 9, 1),
+        ),
+    ),
+    (
+        "ministry",
+        "ministry",
+        None,
+        (
+            ("department-of-mysteries", "Department of Mysteries", 9, 0),
+            ("hall-of-prophecy", "Hall of Prophecy", 8, 2),
+            ("battle-of-the-atrium", "Battle of the Atrium", 7, 4),
+        ),
+    ),
 )
 
 MISSIONS: tuple[Mission, ...] = tuple(

@@ -49,6 +49,7 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
 
 def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:
     """A GitHub Markdown table (no extra dependency)."""
+
     def cell(value) -> str:
         if isinstance(value, float | np.floating):
             return "" if math.isnan(value) else f"{value:.{digits}f}"
@@ -56,7 +57,9 @@ def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:
 
     header = "| " + " | ".join(table.columns) + " |"
     rule = "|" + "|".join("---" for _ in table.columns) + "|"
-    lines = ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    lines = [
+        "| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)
+    ]
     return "\n".join([header, rule, *lines])
 
 

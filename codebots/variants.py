@@ -255,9 +255,7 @@ def get_variant(label: str | Variant, **options: object) -> Variant:
     else:
         match = _LABEL.match(str(label))
         if match is None or match.group(1) not in VARIANTS:
-            raise CodebotsError(
-                f"unknown variant '{label}'; known variants: {', '.join(VARIANTS)}"
-            )
+            raise CodebotsError(f"unknown variant '{label}'; known variants: {', '.join(VARIANTS)}")
         spec = VARIANTS[match.group(1)]
         inline: dict[str, object] = {}
         for item in filter(None, (part.strip() for part in (match.group(2) or "").split(","))):

@@ -49,7 +49,9 @@ def _sent(state, phase_mask, rng, values) -> np.ndarray:
 def clue_action(game, state, rng) -> ClueAction:
     size = state.batch_size
     spec = game.variant
-    numbers = rng.choice([-1, 0, 1, 2, 3, 4, 9], size=size, p=[.05, .05, .35, .25, .15, .1, .05])
+    numbers = rng.choice(
+        [-1, 0, 1, 2, 3, 4, 9], size=size, p=[0.05, 0.05, 0.35, 0.25, 0.15, 0.1, 0.05]
+    )
     allowed = np.ones(size, bool)
     if not isinstance(state, DuetState):
         allowed = ((numbers != 0) | spec.zero_clues) & ((numbers != -1) | spec.unlimited_clues)

@@ -57,11 +57,30 @@ class RefTeamGame:
     ``invalid_clue``: ``"penalty"``, ``"accept"`` or ``"forfeit"``.
     """
 
-    FIELDS = ("covered", "phase", "team", "guesses_made", "guesses_left", "covers_pending",
-              "turns", "clues", "winner", "end_reason")
+    FIELDS = (
+        "covered",
+        "phase",
+        "team",
+        "guesses_made",
+        "guesses_left",
+        "covers_pending",
+        "turns",
+        "clues",
+        "winner",
+        "end_reason",
+    )
 
-    def __init__(self, key, start_team, *, opponent, zero_clues, unlimited_clues,
-                 infinity_gauntlet, invalid_clue):
+    def __init__(
+        self,
+        key,
+        start_team,
+        *,
+        opponent,
+        zero_clues,
+        unlimited_clues,
+        infinity_gauntlet,
+        invalid_clue,
+    ):
         if len(key) != N_CARDS:
             raise ValueError("key must have 25 codes")
         if opponent not in ("team", "none", "virtual"):
@@ -120,7 +139,9 @@ class RefTeamGame:
         number = _int(number)
         if self.phase != CLUE or number not in LEGAL_NUMBERS:
             return self._illegal()
-        if (number == 0 and not self.zero_clues) or (number == UNLIMITED and not self.unlimited_clues):
+        if (number == 0 and not self.zero_clues) or (
+            number == UNLIMITED and not self.unlimited_clues
+        ):
             return self._illegal()
         if not valid and self.invalid_clue == "forfeit":
             return self._illegal()
@@ -222,15 +243,45 @@ class RefDuetGame:
     clues of player ``s`` (the guesser is the other player).
     """
 
-    FIELDS = ("found", "marked", "phase", "giver", "last_giver", "streak", "time_tokens",
-              "mistake_tokens", "stop_tokens", "guesses_made", "turns", "clues", "sudden_death",
-              "two_word_left", "double_left", "touch_two_left", "mark_left", "forgiveness_left",
-              "winner", "end_reason")
+    FIELDS = (
+        "found",
+        "marked",
+        "phase",
+        "giver",
+        "last_giver",
+        "streak",
+        "time_tokens",
+        "mistake_tokens",
+        "stop_tokens",
+        "guesses_made",
+        "turns",
+        "clues",
+        "sudden_death",
+        "two_word_left",
+        "double_left",
+        "touch_two_left",
+        "mark_left",
+        "forgiveness_left",
+        "winner",
+        "end_reason",
+    )
     _PREFERENCE = {GREEN: 0, BYSTANDER: 1, ASSASSIN: 2}  # touch-two: lower is better
 
-    def __init__(self, key, *, time_tokens, mistake_tokens, loose_turn_order, invalid_clue,
-                 fourteen_of_fifteen=False, sudden_death_forgiveness=0, two_word_clues=0,
-                 double_clues=0, touch_two=0, mark_bystander=0):
+    def __init__(
+        self,
+        key,
+        *,
+        time_tokens,
+        mistake_tokens,
+        loose_turn_order,
+        invalid_clue,
+        fourteen_of_fifteen=False,
+        sudden_death_forgiveness=0,
+        two_word_clues=0,
+        double_clues=0,
+        touch_two=0,
+        mark_bystander=0,
+    ):
         if len(key) != 2 or any(len(side) != N_CARDS for side in key):
             raise ValueError("key must be two sides of 25 codes")
         if invalid_clue not in ("penalty", "accept", "forfeit"):
@@ -239,8 +290,9 @@ class RefDuetGame:
         self.loose_turn_order = bool(loose_turn_order)
         self.invalid_clue = invalid_clue
         self.fourteen_of_fifteen = bool(fourteen_of_fifteen)
-        self.total_greens = sum(1 for i in range(N_CARDS)
-                                if self.key[0][i] == GREEN or self.key[1][i] == GREEN)
+        self.total_greens = sum(
+            1 for i in range(N_CARDS) if self.key[0][i] == GREEN or self.key[1][i] == GREEN
+        )
         self.found = [False] * N_CARDS
         self.marked = [[False] * N_CARDS, [False] * N_CARDS]
         self.phase = CLUE
@@ -333,8 +385,15 @@ class RefDuetGame:
 
     # -- actions -------------------------------------------------------------------------
 
-    def clue(self, number: int, valid: bool = True, giver: int = -1, two_word: bool = False,
-             double: bool = False, mark: int = -1) -> None:
+    def clue(
+        self,
+        number: int,
+        valid: bool = True,
+        giver: int = -1,
+        two_word: bool = False,
+        double: bool = False,
+        mark: int = -1,
+    ) -> None:
         """A clue by ``giver`` (-1: the scheduled giver), with optional bonuses."""
         if self.phase == DONE:
             return
@@ -349,8 +408,13 @@ class RefDuetGame:
         if (two_word and self.two_word_left <= 0) or (double and self.double_left <= 0):
             return self._illegal()
         if mark != -1:
-            if not (self.mark_left > 0 and self.bank >= 2 and self._open(mark)
-                    and not self.marked[g][mark] and self.key[g][mark] == BYSTANDER):
+            if not (
+                self.mark_left > 0
+                and self.bank >= 2
+                and self._open(mark)
+                and not self.marked[g][mark]
+                and self.key[g][mark] == BYSTANDER
+            ):
                 return self._illegal()
         if not valid and self.invalid_clue == "forfeit":
             return self._illegal()

@@ -18,8 +18,9 @@ def agents(guesser="random"):
     return make_agent("spymaster", "random"), make_agent("guesser", guesser)
 
 
-@pytest.mark.parametrize("variant", ["classic", "single-team-2019", "marvel-coop", "duet",
-                                     "mission/great-hall"])
+@pytest.mark.parametrize(
+    "variant", ["classic", "single-team-2019", "marvel-coop", "duet", "mission/great-hall"]
+)
 def test_records_have_one_row_per_game_with_seed_variant_and_agents(variant):
     records = play(variant, *agents(), range(200), batch_size=64)
     assert len(records) == 200 and records["seed"].tolist() == list(range(200))
@@ -47,9 +48,16 @@ def test_oracle_guesser_is_an_upper_bound():
 def test_marvel_scores_and_ranks():
     records = play("marvel-coop", *agents("oracle"), range(300))
     assert records["score"].between(1, 8).all()
-    assert set(records["rank"]) <= {"pretty incredible", "amazing feat", "truly amazing",
-                                    "the most amazing", "outstanding effort", "great teamwork",
-                                    "getting the hang of it", "better than losing"}
+    assert set(records["rank"]) <= {
+        "pretty incredible",
+        "amazing feat",
+        "truly amazing",
+        "the most amazing",
+        "outstanding effort",
+        "great teamwork",
+        "getting the hang of it",
+        "better than losing",
+    }
 
 
 def test_random_spymaster_clues_pass_the_checker():

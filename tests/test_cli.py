@@ -23,8 +23,21 @@ def test_simulate_prints_the_table_and_writes_records(tmp_path):
     out = tmp_path / "games.csv"
     result = runner.invoke(
         app,
-        ["simulate", "--variant", "duet", "--spymaster", "random", "--guesser", "oracle",
-         "--games", "300", "--seed", "0", "--out", str(out)],
+        [
+            "simulate",
+            "--variant",
+            "duet",
+            "--spymaster",
+            "random",
+            "--guesser",
+            "oracle",
+            "--games",
+            "300",
+            "--seed",
+            "0",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[0].split()
@@ -38,8 +51,17 @@ def test_simulate_prints_the_table_and_writes_records(tmp_path):
 
 def test_simulate_markdown_for_a_variant_with_options():
     result = runner.invoke(
-        app, ["simulate", "--variant", "classic[infinity_gauntlet]", "--guesser", "random",
-              "--games", "50", "--markdown"]
+        app,
+        [
+            "simulate",
+            "--variant",
+            "classic[infinity_gauntlet]",
+            "--guesser",
+            "random",
+            "--games",
+            "50",
+            "--markdown",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert result.output.startswith("| variant | spymaster |")

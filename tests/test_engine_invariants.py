@@ -35,7 +35,9 @@ def check_invariants(before, kind, action, after):
         # paid with time-side tokens; a turn whose bank a clue penalty emptied paid nothing.
         ended = (after.turns > before.turns) & (before.phase == GUESS)
         paid = before.bank - after.bank
-        double = (before.mistake_tokens == 0) & (paid == 2) & (after.stop_tokens == before.stop_tokens)
+        double = (
+            (before.mistake_tokens == 0) & (paid == 2) & (after.stop_tokens == before.stop_tokens)
+        )
         expected = np.where(before.bank == 0, 0, np.where(double, 2, 1))
         assert (paid[ended] == expected[ended]).all(), (paid[ended], expected[ended])
         two_time_side = (before.time_tokens - after.time_tokens)[ended & double]

@@ -1,6 +1,31 @@
 """Hand-traced scenarios for the plain-Python reference engine (tests/reference_engine.py)."""
-import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).parent))  # noqa: E401,E702
-from reference_engine import *  # noqa: F401,F403,E402
+
+from reference_engine import (
+    AGENTS,
+    ASSASSIN,
+    BLUE,
+    BYSTANDER,
+    CLUE,
+    COVER,
+    DONE,
+    END_ASSASSIN,
+    FOURTEEN,
+    GAUNTLET,
+    GREEN,
+    GUESS,
+    ILLEGAL,
+    NO_LIMIT,
+    NONE,
+    OUT_OF_TIME,
+    PASS,
+    RED,
+    STOP,
+    SUDDEN_DEATH,
+    SUDDEN_DEATH_MISS,
+    UNLIMITED,
+    RefDuetGame,
+    RefTeamGame,
+)
 
 # Team key: red 0-8, blue 9-16, bystanders 17-23, assassin 24.
 KEY = [RED] * 9 + [BLUE] * 8 + [BYSTANDER] * 7 + [ASSASSIN]
@@ -10,22 +35,30 @@ REDS, BLUES, BYS = list(range(9)), list(range(9, 17)), list(range(17, 24))
 # side 0: green 0-8, bystander 9-21, assassin 22-24
 # side 1: green 0-2, 9-13, 22; bystander 3-7, 14-20, 23; assassin 8, 21, 24
 G, B, A = GREEN, BYSTANDER, ASSASSIN
-DKEY = [[G] * 9 + [B] * 13 + [A] * 3,
-        [G] * 3 + [B] * 5 + [A] + [G] * 5 + [B] * 7 + [A] + [G] + [B] + [A]]
+DKEY = [
+    [G] * 9 + [B] * 13 + [A] * 3,
+    [G] * 3 + [B] * 5 + [A] + [G] * 5 + [B] * 7 + [A] + [G] + [B] + [A],
+]
 SIDE0_GREENS = list(range(9))
 SIDE1_GREENS = [0, 1, 2, 9, 10, 11, 12, 13, 22]
 
 
 def team(opponent="team", start=0, **kw):
-    opts = dict(opponent=opponent, zero_clues=False, unlimited_clues=False,
-                infinity_gauntlet=False, invalid_clue="penalty")
+    opts = dict(
+        opponent=opponent,
+        zero_clues=False,
+        unlimited_clues=False,
+        infinity_gauntlet=False,
+        invalid_clue="penalty",
+    )
     opts.update(kw)
     return RefTeamGame(KEY, start, **opts)
 
 
 def duet(time=0, mistake=10, **kw):
-    opts = dict(time_tokens=time, mistake_tokens=mistake, loose_turn_order=False,
-                invalid_clue="penalty")
+    opts = dict(
+        time_tokens=time, mistake_tokens=mistake, loose_turn_order=False, invalid_clue="penalty"
+    )
     opts.update(kw)
     return RefDuetGame(DKEY, **opts)
 
@@ -67,14 +100,17 @@ def test_seed004_tree_two_then_stop():
 
 def test_seed004_bystander_ends_turn():
     g = team()
-    g.clue(2); g.guess(0); g.guess(17)
+    g.clue(2)
+    g.guess(0)
+    g.guess(17)
     assert red_left(g) == 8
     check(g, phase=CLUE, team=BLUE, turns=1)
 
 
 def test_seed001_limit_n_plus_one():
     g = team()
-    g.clue(3); g.guess(17)  # ANIMAL: 3, bystander first
+    g.clue(3)
+    g.guess(17)  # ANIMAL: 3, bystander first
     check(g, team=BLUE, turns=1)
     g.clue(3)
     for c in (9, 10, 11):
@@ -86,7 +122,8 @@ def test_seed001_limit_n_plus_one():
 
 def test_other_team_agent_ends_turn():
     g = team()
-    g.clue(2); g.guess(9)
+    g.clue(2)
+    g.guess(9)
     check(g, phase=CLUE, team=BLUE, turns=1)
     assert g.snapshot()["covered"][9]
 
@@ -98,7 +135,8 @@ def test_last_agent_revealed_by_other_team_wins_for_owner():
         g.guess(c)
     check(g, guesses_left=NO_LIMIT, guesses_made=8)
     g.guess(STOP)
-    g.clue(1); g.guess(8)  # blue reveals red's last agent
+    g.clue(1)
+    g.guess(8)  # blue reveals red's last agent
     check(g, phase=DONE, winner=RED, end_reason=AGENTS, turns=1, guesses_made=0, guesses_left=0)
     assert g.score() is None
 
@@ -113,7 +151,8 @@ def test_own_last_agent_wins():
 
 def test_assassin_loses():
     g = team(start=1)
-    g.clue(1); g.guess(24)
+    g.clue(1)
+    g.guess(24)
     check(g, phase=DONE, winner=RED, end_reason=END_ASSASSIN, team=BLUE)
     assert g.snapshot()["covered"][24]
 
@@ -126,37 +165,57 @@ def test_zero_and_unlimited_need_options():
         g = team(**{opt: True})
         g.clue(number)
         check(g, phase=GUESS, guesses_left=NO_LIMIT, clues=1)
-        g.guess(0); g.guess(1); g.guess(2)
+        g.guess(0)
+        g.guess(1)
+        g.guess(2)
         check(g, phase=GUESS, guesses_left=NO_LIMIT, guesses_made=3)
 
 
 def test_bad_number_is_illegal_for_acting_team():
     for bad in (10, -3, 42):
         g = team()
-        g.clue(1); g.guess(0); g.guess(STOP)  # blue to act
+        g.clue(1)
+        g.guess(0)
+        g.guess(STOP)  # blue to act
         g.clue(bad)
         check(g, phase=DONE, winner=RED, end_reason=ILLEGAL, team=BLUE)
 
 
 def test_phase_and_card_errors_are_illegal():
-    g = team(); g.guess(0)
+    g = team()
+    g.guess(0)
     check(g, winner=BLUE, end_reason=ILLEGAL)
-    g = team(); g.cover(9)
+    g = team()
+    g.cover(9)
     check(g, winner=BLUE, end_reason=ILLEGAL)
-    g = team(); g.clue(1); g.clue(1)
+    g = team()
+    g.clue(1)
+    g.clue(1)
     check(g, winner=BLUE, end_reason=ILLEGAL)
-    g = team(); g.clue(1); g.guess(STOP)  # STOP before any guess
+    g = team()
+    g.clue(1)
+    g.guess(STOP)  # STOP before any guess
     check(g, winner=BLUE, end_reason=ILLEGAL)
-    g = team(); g.clue(2); g.guess(0); g.guess(0)  # covered card
+    g = team()
+    g.clue(2)
+    g.guess(0)
+    g.guess(0)  # covered card
     check(g, winner=BLUE, end_reason=ILLEGAL)
-    g = team(); g.clue(2); g.guess(25)
+    g = team()
+    g.clue(2)
+    g.guess(25)
     check(g, winner=BLUE, end_reason=ILLEGAL)
 
 
 def test_done_game_ignores_actions():
-    g = team(); g.clue(1); g.guess(24)
+    g = team()
+    g.clue(1)
+    g.guess(24)
     before = g.snapshot()
-    g.clue(1); g.guess(3); g.cover(9); g.guess(STOP)
+    g.clue(1)
+    g.guess(3)
+    g.cover(9)
+    g.guess(STOP)
     assert g.snapshot() == before
 
 
@@ -167,25 +226,32 @@ def test_classic_invalid_clue_penalty_optional_cover():
     g.cover(PASS)
     check(g, phase=CLUE, team=BLUE, covers_pending=0, turns=1)
     g = team()
-    g.clue(2, valid=False); g.cover(9)
+    g.clue(2, valid=False)
+    g.cover(9)
     check(g, phase=CLUE, team=BLUE, covers_pending=0)
     assert g.snapshot()["covered"][9]
-    g.clue(1); g.guess(10); g.guess(STOP)
+    g.clue(1)
+    g.guess(10)
+    g.guess(STOP)
     check(g, phase=CLUE, team=RED, turns=2)
 
 
 def test_classic_cover_of_wrong_card_forfeits_covering_team():
     g = team()
-    g.clue(2, valid=False); g.cover(0)  # blue covers a red agent
+    g.clue(2, valid=False)
+    g.cover(0)  # blue covers a red agent
     check(g, phase=DONE, winner=RED, end_reason=ILLEGAL)
     g = team()
-    g.clue(2, valid=False); g.cover(17)
+    g.clue(2, valid=False)
+    g.cover(17)
     check(g, winner=RED, end_reason=ILLEGAL)
 
 
 def test_classic_cover_of_last_agent_wins():
     g = team(unlimited_clues=True)
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     g.clue(UNLIMITED)
     for c in BLUES[:7]:
         g.guess(c)
@@ -208,31 +274,39 @@ def test_infinity_gauntlet_last_bystander_loses():
     g = team(infinity_gauntlet=True)
     for i, c in enumerate(BYS[:6]):
         check(g, team=i % 2)
-        g.clue(1); g.guess(c)
+        g.clue(1)
+        g.guess(c)
     check(g, phase=CLUE, team=RED, turns=6)
-    g.clue(1); g.guess(23)
+    g.clue(1)
+    g.guess(23)
     check(g, phase=DONE, winner=BLUE, end_reason=GAUNTLET, turns=6)
     g = team()  # without the option the 7th bystander just ends the turn
     for c in BYS:
-        g.clue(1); g.guess(c)
+        g.clue(1)
+        g.guess(c)
     check(g, phase=CLUE, team=BLUE, turns=7, winner=-1)
 
 
 def test_single_team_red_always_gives():
     g = team("none", start=1)
     check(g, team=RED)
-    g.clue(1); g.guess(0); g.guess(1)
+    g.clue(1)
+    g.guess(0)
+    g.guess(1)
     check(g, phase=CLUE, team=RED, turns=1)
     g.clue(1, valid=False)  # penalty: turn ends, the clue counts
     check(g, phase=CLUE, team=RED, turns=2, clues=2)
-    g.clue(1); g.guess(17)
+    g.clue(1)
+    g.guess(17)
     check(g, phase=CLUE, team=RED, turns=3, clues=3)
     assert g.score() is None
 
 
 def test_single_team_score_win_and_loss():
     g = team("none", unlimited_clues=True)
-    g.clue(2); g.guess(0); g.guess(STOP)
+    g.clue(2)
+    g.guess(0)
+    g.guess(STOP)
     g.clue(UNLIMITED)
     for c in REDS[1:]:
         g.guess(c)
@@ -240,25 +314,35 @@ def test_single_team_score_win_and_loss():
     assert g.score() == 2
     g = team("none")
     for c in BLUES:
-        g.clue(1); g.guess(c)
+        g.clue(1)
+        g.guess(c)
     check(g, winner=1, end_reason=AGENTS, turns=7)
     assert g.score() == 25
-    g = team("none"); g.clue(1); g.guess(24)
+    g = team("none")
+    g.clue(1)
+    g.guess(24)
     check(g, winner=1, end_reason=END_ASSASSIN)
     assert g.score() == 25
 
 
 def test_marvel_virtual_turn_one_mandatory_cover():
     g = team("virtual")
-    g.clue(1); g.guess(0); g.guess(17)
+    g.clue(1)
+    g.guess(0)
+    g.guess(17)
     check(g, phase=COVER, team=BLUE, covers_pending=1, turns=1)
     g.cover(9)
     check(g, phase=CLUE, team=RED, covers_pending=0, turns=1)
     assert g.snapshot()["covered"][9]
     for bad in (PASS, 0, 17, 9):  # PASS, red agent, bystander, covered card
         h = team("virtual")
-        h.clue(1); h.guess(0); h.guess(STOP); h.cover(9)
-        h.clue(1); h.guess(1); h.guess(STOP)
+        h.clue(1)
+        h.guess(0)
+        h.guess(STOP)
+        h.cover(9)
+        h.clue(1)
+        h.guess(1)
+        h.guess(STOP)
         h.cover(bad)
         check(h, phase=DONE, winner=1, end_reason=ILLEGAL)
         assert h.score() == 0
@@ -273,7 +357,9 @@ def test_marvel_invalid_clue_two_covers_and_loss_on_last_blue():
     g.cover(10)
     check(g, phase=CLUE, team=RED, covers_pending=0)
     for pair in ((11, 12), (13, 14), (15, 16)):
-        g.clue(3, valid=False); g.cover(pair[0]); g.cover(pair[1])
+        g.clue(3, valid=False)
+        g.cover(pair[0])
+        g.cover(pair[1])
     check(g, phase=DONE, winner=1, end_reason=AGENTS, turns=4)
     assert g.score() == 0
 
@@ -286,12 +372,17 @@ def test_marvel_score_is_blue_left():
     check(g, winner=0, end_reason=AGENTS)
     assert g.score() == 8
     g = team("virtual", unlimited_clues=True)
-    g.clue(1); g.guess(0); g.guess(STOP); g.cover(9)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
+    g.cover(9)
     g.clue(UNLIMITED)
     for c in REDS[1:]:
         g.guess(c)
     assert g.score() == 7
-    g = team("virtual"); g.clue(1); g.guess(9)  # red's guess of a blue agent ends the turn
+    g = team("virtual")
+    g.clue(1)
+    g.guess(9)  # red's guess of a blue agent ends the turn
     check(g, phase=COVER, team=BLUE, covers_pending=1)
 
 
@@ -325,11 +416,14 @@ def test_duet_worked_example_prison_forest_hogsmeade():
 
 def test_duet_scheduled_giver_and_wrong_giver():
     g = duet()
-    g.clue(1, giver=0); g.guess(0); g.guess(STOP)
+    g.clue(1, giver=0)
+    g.guess(0)
+    g.guess(STOP)
     check(g, giver=1)
     g.clue(1, giver=0)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL)
-    g = duet(); g.clue(1, giver=2)
+    g = duet()
+    g.clue(1, giver=2)
     check(g, winner=1, end_reason=ILLEGAL)
 
 
@@ -346,15 +440,26 @@ def test_duet_first_clue_either_giver():
 
 def test_duet_loose_turn_order():
     g = duet(loose_turn_order=True)
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     check(g, giver=1, last_giver=0, streak=1)
-    g.clue(1, giver=0); g.guess(1); g.guess(STOP)
+    g.clue(1, giver=0)
+    g.guess(1)
+    g.guess(STOP)
     check(g, giver=1, last_giver=0, streak=2)
     h = duet(loose_turn_order=True)
-    h.clue(1); h.guess(0); h.guess(STOP); h.clue(1, giver=0); h.guess(1); h.guess(STOP)
+    h.clue(1)
+    h.guess(0)
+    h.guess(STOP)
+    h.clue(1, giver=0)
+    h.guess(1)
+    h.guess(STOP)
     h.clue(1, giver=0)  # a third in a row
     check(h, phase=DONE, winner=1, end_reason=ILLEGAL)
-    g.clue(1); g.guess(9); g.guess(STOP)
+    g.clue(1)
+    g.guess(9)
+    g.guess(STOP)
     check(g, giver=0, last_giver=1, streak=1)
 
 
@@ -365,11 +470,17 @@ def test_duet_hand_over_when_side_has_no_greens():
         g.guess(c)
     g.guess(STOP)
     check(g, giver=0, last_giver=1, streak=1, turns=1)
-    g.clue(1); g.guess(3); g.guess(STOP)
+    g.clue(1)
+    g.guess(3)
+    g.guess(STOP)
     check(g, giver=0, last_giver=0, streak=1, turns=2)  # player 1 has nothing left to clue
-    g.clue(1); g.guess(4); g.guess(STOP)
+    g.clue(1)
+    g.guess(4)
+    g.guess(STOP)
     check(g, giver=0, last_giver=0, streak=2)
-    g.clue(1); g.guess(5); g.guess(STOP)  # the scheduled giver may exceed two in a row
+    g.clue(1)
+    g.guess(5)
+    g.guess(STOP)  # the scheduled giver may exceed two in a row
     check(g, giver=0, streak=3)
     g.clue(1, giver=1)  # no greens on side 1: illegal
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL)
@@ -377,54 +488,86 @@ def test_duet_hand_over_when_side_has_no_greens():
 
 def test_duet_stop_token_time_side_first():
     g = duet(time=2, mistake=3)
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     check(g, time_tokens=1, mistake_tokens=3, stop_tokens=1)
-    g.clue(1); g.guess(9); g.guess(STOP)
+    g.clue(1)
+    g.guess(9)
+    g.guess(STOP)
     check(g, time_tokens=0, mistake_tokens=3, stop_tokens=2)
-    g.clue(1); g.guess(1); g.guess(STOP)
+    g.clue(1)
+    g.guess(1)
+    g.guess(STOP)
     check(g, time_tokens=0, mistake_tokens=2, stop_tokens=3)
 
 
 def test_duet_stop_needs_correct_guess():
-    g = duet(); g.clue(1); g.guess(STOP)
+    g = duet()
+    g.clue(1)
+    g.guess(STOP)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL)
-    g = duet(); g.guess(0)
+    g = duet()
+    g.guess(0)
     check(g, winner=1, end_reason=ILLEGAL)
-    g = duet(); g.clue(1); g.clue(1)
+    g = duet()
+    g.clue(1)
+    g.clue(1)
     check(g, winner=1, end_reason=ILLEGAL)
-    g = duet(); g.clue(1); g.guess(0, guesser=0)  # the giver cannot guess
+    g = duet()
+    g.clue(1)
+    g.guess(0, guesser=0)  # the giver cannot guess
     check(g, winner=1, end_reason=ILLEGAL)
-    g = duet(); g.clue(10)
+    g = duet()
+    g.clue(10)
     check(g, winner=1, end_reason=ILLEGAL)
     for n in (0, UNLIMITED):
-        g = duet(); g.clue(n)
+        g = duet()
+        g.clue(n)
         check(g, phase=GUESS)
 
 
 def test_duet_bystander_tokens_and_sudden_death_entry():
     g = duet(time=4, mistake=1)
-    g.clue(1); g.guess(9)
+    g.clue(1)
+    g.guess(9)
     check(g, time_tokens=4, mistake_tokens=0, phase=CLUE, giver=1)
-    g.clue(1); g.guess(3)
+    g.clue(1)
+    g.guess(3)
     check(g, time_tokens=2, mistake_tokens=0, phase=CLUE, giver=0)
-    g.clue(1); g.guess(10)
-    check(g, time_tokens=0, phase=SUDDEN_DEATH, sudden_death=True, turns=3, giver=0,
-          last_giver=0, streak=1, winner=-1)
+    g.clue(1)
+    g.guess(10)
+    check(
+        g,
+        time_tokens=0,
+        phase=SUDDEN_DEATH,
+        sudden_death=True,
+        turns=3,
+        giver=0,
+        last_giver=0,
+        streak=1,
+        winner=-1,
+    )
     g.clue(1)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL, sudden_death=True)
 
 
 def test_duet_out_of_time():
     g = duet(time=1, mistake=0)
-    g.clue(1); g.guess(9)
-    check(g, phase=DONE, winner=1, end_reason=OUT_OF_TIME, time_tokens=1, sudden_death=False,
-          turns=0)
+    g.clue(1)
+    g.guess(9)
+    check(
+        g, phase=DONE, winner=1, end_reason=OUT_OF_TIME, time_tokens=1, sudden_death=False, turns=0
+    )
     assert g.snapshot()["marked"][0][9]
     assert g.score() is None
 
 
 def test_duet_assassin():
-    g = duet(); g.clue(1); g.guess(0); g.guess(22)
+    g = duet()
+    g.clue(1)
+    g.guess(0)
+    g.guess(22)
     check(g, phase=DONE, winner=1, end_reason=END_ASSASSIN, guesses_made=0)
     assert g.score() is None
 
@@ -441,8 +584,17 @@ def test_duet_win_uses_one_token_and_score():
         g.guess(c)
     check(g, phase=GUESS, guesses_made=5)
     g.guess(22)
-    check(g, phase=DONE, winner=0, end_reason=AGENTS, mistake_tokens=8, stop_tokens=1, turns=1,
-          giver=1, guesses_made=0)
+    check(
+        g,
+        phase=DONE,
+        winner=0,
+        end_reason=AGENTS,
+        mistake_tokens=8,
+        stop_tokens=1,
+        turns=1,
+        giver=1,
+        guesses_made=0,
+    )
     assert g.score() == 3 * 8 + 1
 
 
@@ -464,7 +616,9 @@ def test_duet_fourteen_of_fifteen():
 
 def test_duet_sudden_death_default_guesser_and_win():
     g = duet(time=1, mistake=0)
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     check(g, phase=SUDDEN_DEATH, sudden_death=True, stop_tokens=1, time_tokens=0, turns=1)
     for c in (1, 2, 9, 10, 11, 12, 13, 22):  # player 0 finds side 1's greens
         g.guess(c)
@@ -479,30 +633,40 @@ def test_duet_sudden_death_default_guesser_and_win():
 def test_duet_sudden_death_rules():
     def sd(**kw):
         g = duet(time=1, mistake=0, **kw)
-        g.clue(1); g.guess(0); g.guess(STOP)
+        g.clue(1)
+        g.guess(0)
+        g.guess(STOP)
         return g
-    g = sd(); g.guess(STOP)
+
+    g = sd()
+    g.guess(STOP)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL)
-    g = sd(); g.guess(3)  # default guesser 0, side 1 judges: bystander
+    g = sd()
+    g.guess(3)  # default guesser 0, side 1 judges: bystander
     check(g, phase=DONE, winner=1, end_reason=SUDDEN_DEATH_MISS)
     assert g.snapshot()["marked"][1][3]
-    g = sd(); g.guess(3, guesser=1)  # side 0 judges: green
+    g = sd()
+    g.guess(3, guesser=1)  # side 0 judges: green
     check(g, phase=SUDDEN_DEATH)
     assert g.snapshot()["found"][3]
-    g = sd(); g.guess(8, guesser=0)  # assassin on side 1
+    g = sd()
+    g.guess(8, guesser=0)  # assassin on side 1
     check(g, winner=1, end_reason=END_ASSASSIN)
     g = sd()
     for c in (1, 2, 9, 10, 11, 12, 13, 22):
         g.guess(c, guesser=0)
     g.guess(3, guesser=0)  # player 0 has nothing left to find
     check(g, winner=1, end_reason=ILLEGAL)
-    g = sd(touch_two=1); g.guess(9, second=10)
+    g = sd(touch_two=1)
+    g.guess(9, second=10)
     check(g, winner=1, end_reason=ILLEGAL)
 
 
 def test_duet_sudden_death_forgiveness():
     g = duet(time=1, mistake=0, sudden_death_forgiveness=1)
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     g.guess(3)
     check(g, phase=SUDDEN_DEATH, forgiveness_left=0, winner=-1)
     assert g.snapshot()["marked"][1][3]
@@ -512,20 +676,25 @@ def test_duet_sudden_death_forgiveness():
 
 def test_duet_touch_two():
     g = duet(touch_two=3)
-    g.clue(2); g.guess(9, second=0)  # bystander vs green: green kept
+    g.clue(2)
+    g.guess(9, second=0)  # bystander vs green: green kept
     s = g.snapshot()
     assert s["found"][0] and not s["marked"][0][9]
     check(g, touch_two_left=2, guesses_made=1, phase=GUESS)
     g.guess(22, second=10)  # assassin vs bystander: bystander kept
     assert g.snapshot()["marked"][0][10]
     check(g, touch_two_left=1, phase=CLUE, giver=1, mistake_tokens=9)
-    g.clue(1); g.guess(3, second=4)  # two bystanders on side 1: the first card
+    g.clue(1)
+    g.guess(3, second=4)  # two bystanders on side 1: the first card
     s = g.snapshot()
     assert s["marked"][1][3] and not s["marked"][1][4]
     check(g, touch_two_left=0)
-    g.clue(1); g.guess(1, second=2)  # no bonus left
+    g.clue(1)
+    g.guess(1, second=2)  # no bonus left
     check(g, winner=1, end_reason=ILLEGAL)
-    g = duet(touch_two=1); g.clue(1); g.guess(1, second=1)
+    g = duet(touch_two=1)
+    g.clue(1)
+    g.guess(1, second=1)
     check(g, winner=1, end_reason=ILLEGAL)
 
 
@@ -534,19 +703,31 @@ def test_duet_mark_bystander_bonus():
     g.clue(1, mark=14)
     check(g, phase=GUESS, mark_left=0, time_tokens=1, mistake_tokens=2, clues=1)
     assert g.snapshot()["marked"][0][14] and not g.snapshot()["marked"][1][14]
-    g.guess(0); g.guess(STOP)
-    g.clue(1); g.guess(14)  # bystander on side 1 too: marked from both sides = covered
+    g.guess(0)
+    g.guess(STOP)
+    g.clue(1)
+    g.guess(14)  # bystander on side 1 too: marked from both sides = covered
     check(g, mistake_tokens=1, giver=0)
-    g.clue(1); g.guess(14)
+    g.clue(1)
+    g.guess(14)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL)
-    for kw, mark in ((dict(), 0), (dict(), 22), (dict(time=1, mistake=0), 9),
-                     (dict(mark_bystander=0), 9)):
-        opts = dict(mark_bystander=1); opts.update(kw)  # noqa: E702
-        g = duet(**opts); g.clue(1, mark=mark)  # green / assassin / bank < 2 / no bonus
+    for kw, mark in (
+        (dict(), 0),
+        (dict(), 22),
+        (dict(time=1, mistake=0), 9),
+        (dict(mark_bystander=0), 9),
+    ):
+        opts = dict(mark_bystander=1)
+        opts.update(kw)  # noqa: E702
+        g = duet(**opts)
+        g.clue(1, mark=mark)  # green / assassin / bank < 2 / no bonus
         check(g, winner=1, end_reason=ILLEGAL)
     g = duet(mark_bystander=1)
-    g.clue(1); g.guess(14)  # side 0 marks 14 (still uncovered)
-    g.clue(1); g.guess(9); g.guess(STOP)
+    g.clue(1)
+    g.guess(14)  # side 0 marks 14 (still uncovered)
+    g.clue(1)
+    g.guess(9)
+    g.guess(STOP)
     g.clue(1, mark=14)  # already marked from the giver's side
     check(g, winner=1, end_reason=ILLEGAL)
 
@@ -555,11 +736,14 @@ def test_duet_invalid_clue_penalty_accept_forfeit():
     g = duet(time=1, mistake=2)
     g.clue(2, valid=False)
     check(g, phase=GUESS, time_tokens=0, mistake_tokens=2, clues=1)
-    g.guess(0); g.guess(STOP)
+    g.guess(0)
+    g.guess(STOP)
     check(g, mistake_tokens=1, stop_tokens=1)
-    g = duet(invalid_clue="accept"); g.clue(2, valid=False)
+    g = duet(invalid_clue="accept")
+    g.clue(2, valid=False)
     check(g, phase=GUESS, mistake_tokens=10)
-    g = duet(invalid_clue="forfeit"); g.clue(2, valid=False)
+    g = duet(invalid_clue="forfeit")
+    g.clue(2, valid=False)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL, clues=0)
 
 
@@ -567,7 +751,8 @@ def test_duet_penalty_empties_bank_then_stop():
     g = duet(time=1, mistake=0)
     g.clue(1, valid=False)
     check(g, phase=GUESS, time_tokens=0)
-    g.guess(0); g.guess(STOP)  # nothing left to take
+    g.guess(0)
+    g.guess(STOP)  # nothing left to take
     check(g, phase=SUDDEN_DEATH, stop_tokens=0, sudden_death=True, turns=1)
 
 
@@ -575,18 +760,25 @@ def test_duet_double_and_two_word_clues():
     g = duet(double_clues=1, two_word_clues=3)
     g.clue(2, double=True, two_word=True)
     check(g, clues=2, double_left=0, two_word_left=2)
-    g.guess(0); g.guess(STOP)
+    g.guess(0)
+    g.guess(STOP)
     g.clue(1, two_word=True)
     check(g, clues=3, two_word_left=1, phase=GUESS)
-    g.guess(9); g.guess(STOP)
+    g.guess(9)
+    g.guess(STOP)
     g.clue(1, double=True)
     check(g, phase=DONE, winner=1, end_reason=ILLEGAL, clues=3)
-    g = duet(); g.clue(1, two_word=True)
+    g = duet()
+    g.clue(1, two_word=True)
     check(g, winner=1, end_reason=ILLEGAL)
 
 
 def test_duet_done_ignores_actions():
-    g = duet(); g.clue(1); g.guess(22)
+    g = duet()
+    g.clue(1)
+    g.guess(22)
     before = g.snapshot()
-    g.clue(1); g.guess(0); g.guess(STOP)
+    g.clue(1)
+    g.guess(0)
+    g.guess(STOP)
     assert g.snapshot() == before

@@ -7,6 +7,7 @@ import pytest
 from codebots.errors import CodebotsError
 from codebots.vocab import available_pools, load_pool, small_clue_vocabulary
 
+
 def test_shipped_pools_load():
     assert {"competition", "wizarding", "superheroes"} <= set(available_pools())
     wizarding = load_pool("wizarding")
@@ -43,7 +44,9 @@ def test_a_valid_custom_pool(tmp_path):
 
 
 def test_unknown_pool_names_the_known_ones():
-    with pytest.raises(CodebotsError, match="unknown word pool 'atlantis'; known pools: .*competition"):
+    with pytest.raises(
+        CodebotsError, match="unknown word pool 'atlantis'; known pools: .*competition"
+    ):
         load_pool("atlantis")
 
 

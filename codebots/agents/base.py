@@ -8,9 +8,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from codebots.errors import CodebotsError
-
 from codebots.agents.views import GuesserView, SpymasterView  # noqa: E402
+from codebots.errors import CodebotsError
 
 
 @dataclass(frozen=True)

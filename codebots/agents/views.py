@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from codebots.engine import DuetState, GUESS, SUDDEN_DEATH, TeamState
+from codebots.engine import GUESS, SUDDEN_DEATH, DuetState, TeamState
 from codebots.engine.constants import BLUE
 from codebots.variants import Variant
 

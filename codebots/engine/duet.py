@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from codebots import keys
 from codebots.engine.actions import ClueAction, GuessAction
 from codebots.engine.common import BaseState, card_index, end_games, forfeit, where
 from codebots.engine.constants import (
@@ -29,7 +30,6 @@ from codebots.engine.constants import (
     SUDDEN_DEATH,
     UNLIMITED,
 )
-from codebots import keys
 from codebots.variants import Variant
 
 TOTAL_GREENS = 15
@@ -242,8 +242,7 @@ class DuetGame:
         keep_other = pick & touching_two & (identity_other < identity_first)
         column = np.where(keep_other, other, first)
         identity = np.where(keep_other, identity_other, identity_first)
-        touch_two_left = where(pick & touching_two, state.touch_two_left - 1,
-                               state.touch_two_left)
+        touch_two_left = where(pick & touching_two, state.touch_two_left - 1, state.touch_two_left)
 
         green = pick & (identity == GREEN)
         bystander = pick & (identity == BYSTANDER)
@@ -273,8 +272,7 @@ class DuetGame:
         forgiven = bystander & sudden & (state.forgiveness_left > 0)
         state = state.replace(
             marked=marked,
-            forgiveness_left=where(forgiven, state.forgiveness_left - 1,
-                                   state.forgiveness_left),
+            forgiveness_left=where(forgiven, state.forgiveness_left - 1, state.forgiveness_left),
         )
         state = end_games(state, bystander & sudden & ~forgiven, 1, END_SUDDEN_DEATH_MISS)
 

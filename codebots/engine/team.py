@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from codebots import keys
 from codebots.engine.actions import ClueAction, CoverAction, GuessAction
 from codebots.engine.common import BaseState, card_index, end_games, forfeit, set_cards, where
 from codebots.engine.constants import (
@@ -29,7 +30,6 @@ from codebots.engine.constants import (
     STOP,
     UNLIMITED,
 )
-from codebots import keys
 from codebots.variants import Variant
 
 # Marvel co-op ranks by score (RULES §1); index 0 is a lost game.
