@@ -82,14 +82,28 @@ def permutations(seeds: np.ndarray, stream: int, n: int) -> np.ndarray:
 
 
 def deal_cards(seeds: np.ndarray, pool_size: int) -> np.ndarray:
-    """``(B, 25) int32`` distinct card indices into a pool of ``pool_size`` words."""
+    """``(B, 25) int32`` distinct card indices into a pool of ``pool_size`` words.
+
+    Draws 48 candidate indices per game and keeps the first 25 distinct ones; the rare game
+    whose candidates repeat too often is dealt from a full random permutation instead.
+    """
     if pool_size < N_CARDS:
         raise CodebotsError(f"a pool needs at least {N_CARDS} cards, this one has {pool_size}")
-    bits = random_bits(seeds, STREAM_CARDS, pool_size)  # (B, P)
-    # The 25 smallest draws, in increasing order: a uniform random 25-card sequence.
-    chosen = np.argpartition(bits, N_CARDS - 1, axis=1)[:, :N_CARDS]
-    order = np.argsort(np.take_along_axis(bits, chosen, axis=1), axis=1)
-    return np.take_along_axis(chosen, order, axis=1).astype(np.int32)
+    candidates = (random_bits(seeds, STREAM_CARDS, 48) % np.uint64(pool_size)).astype(np.int64)
+    order = np.argsort(candidates, axis=1, kind="stable")
+    ranked = np.take_along_axis(candidates, order, axis=1)
+    repeat_sorted = np.zeros_like(ranked, dtype=bool)
+    repeat_sorted[:, 1:] = ranked[:, 1:] == ranked[:, :-1]
+    repeat = np.empty_like(repeat_sorted)
+    np.put_along_axis(repeat, order, repeat_sorted, axis=1)  # later copies of a value
+    keep = ~repeat
+    enough = keep.sum(axis=1) >= N_CARDS
+    # Stable argsort of "not kept" moves the first 25 kept candidates to the front, in order.
+    first = np.argsort(~keep, axis=1, kind="stable")[:, :N_CARDS]
+    cards = np.take_along_axis(candidates, first, axis=1)
+    if not enough.all():
+        cards[~enough] = permutations(seeds[~enough], STREAM_CARDS, pool_size)[:, :N_CARDS]
+    return cards.astype(np.int32)
 
 
 def team_keys(
