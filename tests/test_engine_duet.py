@@ -53,8 +53,17 @@ ALL_GREENS = sorted(set(SIDE0_GREENS) | set(SIDE1_GREENS))
 
 def duet_key() -> np.ndarray:
     """``(2, 25)`` key following the RULES §3 structure table, categories in a fixed order."""
-    pairs = ([(G, G)] * 3 + [(G, B)] * 5 + [(G, A)] + [(B, G)] * 5 + [(B, B)] * 7 + [(B, A)]
-             + [(A, G)] + [(A, B)] + [(A, A)])
+    pairs = (
+        [(G, G)] * 3
+        + [(G, B)] * 5
+        + [(G, A)]
+        + [(B, G)] * 5
+        + [(B, B)] * 7
+        + [(B, A)]
+        + [(A, G)]
+        + [(A, B)]
+        + [(A, A)]
+    )
     return np.array(pairs, dtype=np.int8).T
 
 
@@ -81,8 +90,10 @@ def guess(game, state, *cards, **fields):
 def with_bank(state, time, mistake):
     """A hand-built position: set the bank (same for every game of the batch)."""
     n = state.batch_size
-    return state.replace(time_tokens=np.full(n, time, dtype=np.int8),
-                         mistake_tokens=np.full(n, mistake, dtype=np.int8))
+    return state.replace(
+        time_tokens=np.full(n, time, dtype=np.int8),
+        mistake_tokens=np.full(n, mistake, dtype=np.int8),
+    )
 
 
 def with_found(state, cards):
@@ -130,25 +141,41 @@ def test_init_standard_game():
     """docs: standard game 10/10 (all mistake-side), player 0 is the scheduled first giver."""
     game, s = new()
     assert isinstance(game, DuetGame) and isinstance(s, DuetState)
-    check(s, phase=CLUE, giver=0, last_giver=-1, streak=0, time_tokens=0, mistake_tokens=10,
-          bank=10, stop_tokens=0, turns=0, clues=0, winner=-1, end_reason=END_NONE,
-          sudden_death=False)
+    check(
+        s,
+        phase=CLUE,
+        giver=0,
+        last_giver=-1,
+        streak=0,
+        time_tokens=0,
+        mistake_tokens=10,
+        bank=10,
+        stop_tokens=0,
+        turns=0,
+        clues=0,
+        winner=-1,
+        end_reason=END_NONE,
+        sudden_death=False,
+    )
     assert not s.found.any() and not s.marked.any() and not s.covered.any()
     assert s.greens_left()[0].tolist() == [9, 9] and s.total_greens_left()[0] == 15
 
 
-@pytest.mark.parametrize("variant, time, mistake", [
-    ("duet", 0, 10),
-    ("duet[tokens=12]", 0, 12),
-    ("duet[expert]", 0, 9),
-    ("mission/privet-drive", 5, 5),
-    ("mission/train-station", 12, 0),
-    ("mission/battle-of-the-atrium", 3, 4),
-    ("mission/gringotts[extra_mistake_token]", 7, 4),
-    ("mission/diagon-alley[extra_time_tokens]", 9, 3),
-    ("mission/privet-drive[flip_time_to_mistake]", 3, 7),
-    ("mission/privet-drive[expert]", 4, 5),
-])
+@pytest.mark.parametrize(
+    "variant, time, mistake",
+    [
+        ("duet", 0, 10),
+        ("duet[tokens=12]", 0, 12),
+        ("duet[expert]", 0, 9),
+        ("mission/privet-drive", 5, 5),
+        ("mission/train-station", 12, 0),
+        ("mission/battle-of-the-atrium", 3, 4),
+        ("mission/gringotts[extra_mistake_token]", 7, 4),
+        ("mission/diagon-alley[extra_time_tokens]", 9, 3),
+        ("mission/privet-drive[flip_time_to_mistake]", 3, 7),
+        ("mission/privet-drive[expert]", 4, 5),
+    ],
+)
 def test_mission_token_setup(variant, time, mistake):
     """RULES §3.1: mission T/M → M mistake-side, T-M time-side; rewards/expert adjust it."""
     _, s = new(variant)
@@ -365,8 +392,9 @@ def test_sudden_death_wrong_guesses_lose():
     """RULES §3: any wrong guess in sudden death, even a bystander, loses."""
     game, s = new(batch=3)
     s = bystander_turns(game, s, 10)
-    s = game.step_guess(s, GuessAction(card=np.array([BB[6], AA[0], GA[0]]),
-                                       guesser=np.array([0, 0, 0])))
+    s = game.step_guess(
+        s, GuessAction(card=np.array([BB[6], AA[0], GA[0]]), guesser=np.array([0, 0, 0]))
+    )
     assert_lost(s, END_SUDDEN_DEATH_MISS, game=0)
     assert s.marked[0, 1, BB[6]]
     assert_lost(s, END_ASSASSIN, game=1)
@@ -480,8 +508,9 @@ def test_touch_two_giver_keeps_better_card():
     assert s.found[:, GB[0]].all() and not s.marked[:, 0, BB[0]].any()
     check(s, phase=GUESS, touch_two_left=1, guesses_made=1)
     # game 0: assassin + bystander → bystander; game 1: two bystanders → the first card
-    s = game.step_guess(s, GuessAction(card=np.array([AB[0], BB[1]]),
-                                       second=np.array([BB[2], BB[3]])))
+    s = game.step_guess(
+        s, GuessAction(card=np.array([AB[0], BB[1]]), second=np.array([BB[2], BB[3]]))
+    )
     assert s.marked[0, 0, BB[2]] and not s.marked[0, 0, AB[0]]
     assert s.marked[1, 0, BB[1]] and not s.marked[1, 0, BB[3]]
     for g in (0, 1):
@@ -493,8 +522,9 @@ def test_touch_two_illegal_cases():
     game, s = new("mission/hogwarts", batch=3)
     s = clue(game, s, 1)
     s = guess(game, s, GB[0])
-    s = game.step_guess(s, GuessAction(card=np.array([GB[1], GB[1], GB[2]]),
-                                       second=np.array([GB[1], GB[0], GB[3]])))
+    s = game.step_guess(
+        s, GuessAction(card=np.array([GB[1], GB[1], GB[2]]), second=np.array([GB[1], GB[0], GB[3]]))
+    )
     assert_lost(s, END_ILLEGAL, game=0)  # the same card twice
     assert_lost(s, END_ILLEGAL, game=1)  # second card already covered
     check(s, 2, phase=GUESS, touch_two_left=1)
@@ -519,8 +549,10 @@ def test_mark_bonus_illegal_cases():
     """docs: the marked card must be a bystander on the giver's side, unmarked, uncovered,
     and the bank must hold at least 2 tokens."""
     game, s = new("mission/hogsmeade", batch=4)
-    s = s.replace(time_tokens=np.array([0, 0, 0, 1], dtype=np.int8),
-                  mistake_tokens=np.array([8, 8, 8, 0], dtype=np.int8))
+    s = s.replace(
+        time_tokens=np.array([0, 0, 0, 1], dtype=np.int8),
+        mistake_tokens=np.array([8, 8, 8, 0], dtype=np.int8),
+    )
     s = clue(game, s, 1, mark=np.array([GB[0], AB[0], BG[0], BB[0]]))
     assert_lost(s, END_ILLEGAL, game=0)  # green on the giver's side
     assert_lost(s, END_ILLEGAL, game=1)  # assassin on the giver's side
@@ -659,7 +691,16 @@ def test_finished_games_ignore_actions():
     s = clue(game, s, 2)
     s = guess(game, s, GG[0])
     s = guess(game, s, STOP)
-    for name in ("phase", "winner", "end_reason", "found", "marked", "clues", "turns",
-                 "mistake_tokens", "giver"):
+    for name in (
+        "phase",
+        "winner",
+        "end_reason",
+        "found",
+        "marked",
+        "clues",
+        "turns",
+        "mistake_tokens",
+        "giver",
+    ):
         assert np.array_equal(getattr(s, name), getattr(done, name)), name
     assert_lost(s, END_ASSASSIN)

@@ -109,8 +109,18 @@ def test_init_position():
     """docs/engine-rules.md: phase CLUE, the starting team acts, nothing covered, running."""
     game, s = new()
     assert isinstance(game, TeamGame) and isinstance(s, TeamState)
-    check(s, phase=CLUE, team=RED, turns=0, clues=0, winner=-1, end_reason=END_NONE,
-          guesses_made=0, guesses_left=0, covers_pending=0)
+    check(
+        s,
+        phase=CLUE,
+        team=RED,
+        turns=0,
+        clues=0,
+        winner=-1,
+        end_reason=END_NONE,
+        guesses_made=0,
+        guesses_left=0,
+        covers_pending=0,
+    )
     assert not s.covered.any()
     assert red_left(s) == 9 and blue_left(s) == 8
     assert np.isnan(game.score(s)).all()
@@ -269,8 +279,14 @@ def test_zero_clue_has_no_limit_but_needs_one_guess():
     check(s, phase=GUESS, guesses_left=NO_LIMIT)
     s = game.step_guess(s, GuessAction(card=np.array([STOP, ROOT])))
     assert_illegal(s, winner=BLUE, game=0)
-    s = guess(game, s, np.array([NO_ACTION, 1]), np.array([NO_ACTION, 2]),
-              np.array([NO_ACTION, 3]), np.array([NO_ACTION, 4]))
+    s = guess(
+        game,
+        s,
+        np.array([NO_ACTION, 1]),
+        np.array([NO_ACTION, 2]),
+        np.array([NO_ACTION, 3]),
+        np.array([NO_ACTION, 4]),
+    )
     check(s, 1, phase=GUESS, guesses_made=5, guesses_left=NO_LIMIT)
     s = guess(game, s, np.array([NO_ACTION, STOP]))
     check(s, 1, phase=CLUE, team=BLUE, turns=1)
@@ -451,8 +467,9 @@ def test_invalid_clue_forfeit_is_illegal():
 # ------------------------------------------------------------------ Infinity Gauntlet
 
 
-@pytest.mark.parametrize("variant", ["classic[infinity_gauntlet]",
-                                     get_variant("classic", infinity_gauntlet=True)])
+@pytest.mark.parametrize(
+    "variant", ["classic[infinity_gauntlet]", get_variant("classic", infinity_gauntlet=True)]
+)
 def test_infinity_gauntlet_last_bystander_loses(variant):
     """RULES §1 Marvel: revealing the 7th (last) bystander ends the game; the revealer loses."""
     game, s = new(variant)
