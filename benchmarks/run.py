@@ -38,14 +38,14 @@ def _warm_worker(variant: str, seeds: np.ndarray) -> None:
     """Build the agents and fill the caches a long run has warm: clue verdicts, boards."""
     from codebots.agents import make_agent
     from codebots.keys import deal
-    from codebots.validity import judge_for
+    from codebots.validity import checker_for
     from codebots.variants import get_variant
     from codebots.vocab import load_pool
 
     global _AGENTS
     _AGENTS = (make_agent("spymaster", "random"), make_agent("guesser", "oracle"))
     spec = get_variant(variant)
-    judge_for(load_pool(spec.pool).words).word_ids(_AGENTS[0].vocabulary)
+    checker_for(load_pool(spec.pool).words).word_ids(_AGENTS[0].vocabulary)
     deal(spec, seeds)
 
 

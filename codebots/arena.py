@@ -26,7 +26,7 @@ from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
 from codebots.engine.team import MARVEL_RANKS
 from codebots.errors import CodebotsError
 from codebots.keys import as_seeds
-from codebots.validity import judge_for
+from codebots.validity import checker_for
 from codebots.variants import Variant, get_variant
 from codebots.vocab import load_pool
 
@@ -43,7 +43,7 @@ def play_batch(
     """Play the games of ``seeds`` to the end; return the final state."""
     variant = game.variant
     words = load_pool(variant.pool).words
-    judge = judge_for(words)
+    checker = checker_for(words)
     state = game.reset(seeds)
     size = state.batch_size
     clue_words = [""] * size
@@ -54,7 +54,7 @@ def play_batch(
         if giving.any():
             view = spymaster_view(variant, words, state, giving)
             clues = spymaster.clues(view, rng)
-            valid = judge.valid(clues.words, state.cards, view.visible)
+            valid = checker.valid(clues.words, state.cards, view.visible)
             state = game.step_clue(
                 state, ClueAction(number=np.where(giving, clues.numbers, NO_ACTION), valid=valid)
             )

@@ -99,6 +99,37 @@ def simulate(
         with_pandas_options(table)
 
 
+@app.command("check-clue")
+def check_clue_command(
+    clue: Annotated[str, typer.Argument(help="The clue word to check.")],
+    board: Annotated[
+        str, typer.Option(help="The visible cards, comma-separated: 'graveyard, horace slughorn'.")
+    ],
+    strict: Annotated[bool, typer.Option(help="Also refuse substring overlaps.")] = False,
+    relaxed: Annotated[
+        bool, typer.Option(help="Allow multi-word names, hyphens, acronyms.")
+    ] = False,
+) -> None:
+    """Check a clue against the visible cards; exit code 0 valid, 1 invalid, 2 usage error.
+
+    Example: codebots check-clue sluggish --board "graveyard, horace slughorn"
+    """
+    from codebots.validity import CheckOptions, check_clue
+
+    cards = [card.strip().upper() for card in board.split(",") if card.strip()]
+    if not cards:
+        typer.echo(
+            "error: --board needs at least one card, e.g. --board 'graveyard, owl'", err=True
+        )
+        raise typer.Exit(2)
+    verdict = check_clue(clue, cards, CheckOptions(strict=strict, relaxed=relaxed))
+    if verdict.valid:
+        typer.echo(f"valid: {verdict.reason}")
+        return
+    typer.echo(f"invalid ({verdict.rule}): {verdict.reason}")
+    raise typer.Exit(1)
+
+
 def with_pandas_options(table) -> None:
     import pandas as pd
 

@@ -1,91 +1,196 @@
-"""Clue validity (RULES §4).
+"""The clue checker (RULES §4): one clue with the reason it fails, and batched masks.
 
-This first version implements rule 1 (one word of letters) and the *strict* rule (no visible
-word or word part as a substring of the clue, nor the clue inside one), which is what the
-Marvel experts rule and the older bots use. It never lets an invalid clue through under the
-real rules, at the price of refusing some valid ones (``potato`` next to HARRY POTTER).
+A clue is invalid when it is not one word of letters (rule 1), when it is a visible word or a
+form of one (rule 2: inflections, derivations; every word of a multi-word card counts), when
+it is a part of a visible compound or a form of a part (rule 3), or when it is a compound
+containing a visible word or part (rule 4). Word forms and compound parts come from
+:mod:`codebots.morphology`. Options: ``relaxed`` accepts multi-word names, hyphens and
+acronyms (each word is still checked); ``strict`` also refuses any substring overlap with a
+visible word or part, as the Marvel experts rule and older bots do.
+
+Both paths share one definition: a clue's keys (its family and its parts' families) against a
+card's keys (its words' and parts' families). :func:`check_clue` explains the first
+conflict; :class:`ClueChecker` answers for whole batches from per-word columns, and builds
+the (pool x vocabulary) forbid table that spymasters mask with, cached on disk.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from codebots.morphology import VERSION as MORPHOLOGY_VERSION
+from codebots.morphology import compound_parts, family, words_of
+
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
+_RELAXED = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
+CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    strict: bool = False  # also refuse substring overlaps (Marvel experts, older bots)
+    relaxed: bool = False  # accept multi-word names, hyphens, acronyms
 
 
 @dataclass(frozen=True)
 class Verdict:
     valid: bool
-    rule: str = ""  # which rule the clue breaks
-    card: str = ""  # the visible card it conflicts with
-    reason: str = ""  # a sentence for humans
+    rule: str = ""  # "one-word" | "form" | "part" | "compound" | "substring"
+    card: str = ""  # the visible card the clue conflicts with, as given
+    reason: str = ""  # one sentence for humans
 
     def __bool__(self) -> bool:
         return self.valid
 
 
-def card_parts(card: str) -> tuple[str, ...]:
-    """The words of a card, lower-cased (``HARRY POTTER`` -> harry, potter)."""
-    return tuple(part.lower() for part in card.split())
+@functools.cache
+def card_anatomy(card: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each word of a card with its compound parts: ``HORACE SLUGHORN`` ->
+    ((horace, ()), (slughorn, (slug, horn)))."""
+    return tuple((word, compound_parts(word)) for word in words_of(card))
 
 
-def check_clue_strict(clue: str, visible_cards: Sequence[str]) -> Verdict:
-    """One word, and no visible word part inside the clue or the clue inside one."""
+@functools.cache
+def card_keys(card: str) -> frozenset[str]:
+    """Keys of everything a visible card forbids: its words', and their parts', families."""
+    keys: set[str] = set()
+    for word, parts in card_anatomy(card):
+        keys |= family(word)
+        for part in parts:
+            keys |= family(part)
+    return frozenset(keys)
+
+
+@functools.cache
+def clue_keys(word: str) -> frozenset[str]:
+    """Keys a one-word clue (lower case) is made of: its family and its parts' families."""
+    keys = set(family(word))
+    for part in compound_parts(word):
+        keys |= family(part)
+    return frozenset(keys)
+
+
+def _tokens(clue: str, options: CheckOptions) -> tuple[str, ...] | Verdict:
+    if options.relaxed:
+        if not _RELAXED.match(clue.strip()) or not words_of(clue):
+            return Verdict(False, "one-word", "", f"'{clue}' must be made of letters")
+        tokens = tuple(t for t in words_of(clue) if len(t) >= 2)  # acronym letters pass
+        return tokens
     if not _ONE_WORD.match(clue):
-        return Verdict(False, "one-word", "", f"'{clue}' must be one word of at least 2 letters")
-    lowered = clue.lower()
-    for card in visible_cards:
-        for part in card_parts(card):
-            if part in lowered or lowered in part:
-                return Verdict(
-                    False,
-                    "strict-substring",
-                    card,
-                    f"'{clue}' and the visible card {card} share the letters '{part}'"
-                    if part in lowered
-                    else f"'{clue}' is inside the visible card {card}",
-                )
-    return Verdict(True)
+        return Verdict(
+            False, "one-word", "", f"'{clue}' must be one word of letters, at least 2 of them"
+        )
+    return (clue.lower(),)
 
 
-def strict_forbid_table(pool: Sequence[str], clue_words: Sequence[str]) -> np.ndarray:
-    """``(P, V) bool``: clue ``v`` is forbidden while pool card ``p`` is visible."""
-    table = np.zeros((len(pool), len(clue_words)), dtype=bool)
-    lowered = [word.lower() for word in clue_words]
-    for row, card in enumerate(pool):
-        parts = card_parts(card)
-        table[row] = [any(p in w or w in p for p in parts) for w in lowered]
-    return table
+def _explain(clue: str, token: str, card: str) -> Verdict | None:
+    """Why ``token`` (a word of ``clue``) conflicts with ``card``, or None."""
+    own = family(token)
+    for word, _ in card_anatomy(card):
+        if own & family(word):
+            what = "the visible word" if token == word else f"a form of '{word}', visible"
+            return Verdict(False, "form", card, f"'{clue}' is {what} on the card {card}")
+    for word, parts in card_anatomy(card):
+        for part in parts:
+            if own & family(part):
+                what = "part" if token == part else f"a form of '{part}', part"
+                reason = f"'{clue}' is {what} of the visible card {card}"
+                return Verdict(False, "part", card, reason)
+    targets = card_keys(card)
+    for part in compound_parts(token):
+        if family(part) & targets:
+            return Verdict(
+                False,
+                "compound",
+                card,
+                f"'{clue}' is a compound of '{part}', which the visible card {card} contains",
+            )
+    return None
 
 
-class ClueJudge:
-    """Batched verdicts for clue words on the boards of a pool.
+@functools.cache
+def card_pieces(card: str) -> tuple[str, ...]:
+    """Strings the strict rule looks for: the card's words, parts and their stems."""
+    pieces = {piece for piece in card_keys(card) if len(piece) >= 3}
+    for word, parts in card_anatomy(card):
+        pieces.update((word, *parts))
+    return tuple(sorted(pieces, key=lambda piece: (len(piece), piece)))
 
-    Keeps one column per distinct clue word (``(P,) bool``: forbidden while pool card ``p``
-    is visible), computed on first use from the single-clue check, so a batch of verdicts is
-    a gather plus an OR and always agrees with :func:`check_clue_strict`.
+
+def _substring(clue: str, token: str, card: str) -> Verdict | None:
+    for piece in card_pieces(card):
+        if piece in token or token in piece:
+            return Verdict(
+                False,
+                "substring",
+                card,
+                f"'{clue}' and the visible card {card} share '{min(piece, token, key=len)}'"
+                " (strict rule)",
+            )
+    return None
+
+
+def check_clue(
+    clue: str, visible_cards: Sequence[str], options: CheckOptions = CheckOptions()
+) -> Verdict:
+    """The verdict on ``clue`` with ``visible_cards`` on the board (covered cards left out)."""
+    tokens = _tokens(clue, options)
+    if isinstance(tokens, Verdict):
+        return tokens
+    for token in tokens:
+        for card in visible_cards:
+            verdict = _explain(clue, token, card)
+            if verdict is None and options.strict:
+                verdict = _substring(clue, token, card)
+            if verdict is not None:
+                return verdict
+    return Verdict(True, reason=f"'{clue}' is a valid clue")
+
+
+class ClueChecker:
+    """Batched verdicts for one word pool.
+
+    ``forbidders(word)`` lists the pool cards that forbid a one-word clue while visible; the
+    same keys as :func:`check_clue` decide it. ``valid`` answers a batch of clues at once
+    from a per-word column table; ``forbid_table`` / ``invalid_mask`` serve spymasters that
+    mask a whole clue vocabulary.
     """
 
-    def __init__(self, pool: Sequence[str]):
+    def __init__(self, pool: Sequence[str], options: CheckOptions = CheckOptions()):
         self.pool = tuple(pool)
-        self._parts = [card_parts(card) for card in self.pool]
+        self.options = options
+        self._index: dict[str, list[int]] = {}
+        for row, card in enumerate(self.pool):
+            for key in card_keys(card):
+                self._index.setdefault(key, []).append(row)
         self._ids: dict[str, int] = {}
         self._columns: list[np.ndarray] = []
         self._table = np.zeros((len(self.pool), 0), dtype=bool)
 
-    def _column(self, word: str) -> np.ndarray:
-        if not _ONE_WORD.match(word):
-            return np.ones(len(self.pool), dtype=bool)
-        lowered = word.lower()
-        return np.array(
-            [any(p in lowered or lowered in p for p in parts) for parts in self._parts],
-            dtype=bool,
-        )
+    def forbidders(self, word: str) -> np.ndarray:
+        """Sorted pool rows whose card forbids the clue ``word`` (all rows if not one word)."""
+        verdict = _tokens(word, self.options)
+        if isinstance(verdict, Verdict):
+            return np.arange(len(self.pool))
+        rows: set[int] = set()
+        for token in verdict:
+            for key in clue_keys(token):
+                rows.update(self._index.get(key, ()))
+            if self.options.strict:
+                rows.update(
+                    row
+                    for row, card in enumerate(self.pool)
+                    if _substring(word, token, card) is not None
+                )
+        return np.array(sorted(rows), dtype=np.intp)
 
     def word_ids(self, words: Sequence[str]) -> np.ndarray:
         """``(B,) intp`` column ids of ``words``, adding columns for new words."""
@@ -94,7 +199,9 @@ class ClueJudge:
             index = self._ids.get(word)
             if index is None:
                 index = self._ids[word] = len(self._columns)
-                self._columns.append(self._column(word))
+                column = np.zeros(len(self.pool), dtype=bool)
+                column[self.forbidders(word)] = True
+                self._columns.append(column)
             ids[i] = index
         if self._table.shape[1] != len(self._columns):
             self._table = np.stack(self._columns, axis=1)
@@ -106,8 +213,81 @@ class ClueJudge:
         forbidden = self._table[cards, ids[:, None]]  # (B, 25)
         return ~(forbidden & visible).any(axis=1)
 
+    def forbid_table(self, vocabulary: Sequence[str], cache: bool = True) -> ForbidTable:
+        """The (pool x vocabulary) table of forbidden clues, cached on disk by content."""
+        return ForbidTable.build(self, tuple(vocabulary), cache=cache)
+
+
+@dataclass(frozen=True)
+class ForbidTable:
+    """CSR rows: pool card ``p`` forbids clue ids ``indices[indptr[p]:indptr[p + 1]]``."""
+
+    indptr: np.ndarray  # (P + 1,) int64
+    indices: np.ndarray  # (nnz,) int32
+    vocabulary_size: int
+
+    @classmethod
+    def build(cls, checker: ClueChecker, vocabulary: tuple[str, ...], cache: bool) -> ForbidTable:
+        digest = hashlib.sha256(
+            repr((MORPHOLOGY_VERSION, checker.options, checker.pool, vocabulary)).encode()
+        ).hexdigest()[:20]
+        path = CACHE_DIR / f"forbid-{digest}.npz"
+        if cache and path.exists():
+            data = np.load(path)
+            return cls(data["indptr"], data["indices"], int(data["vocabulary_size"]))
+        rows, cols = [], []
+        for clue_id, word in enumerate(vocabulary):
+            forbidders = checker.forbidders(word)
+            rows.append(forbidders)
+            cols.append(np.full(len(forbidders), clue_id, dtype=np.int32))
+        rows_all = np.concatenate(rows) if rows else np.zeros(0, np.intp)
+        cols_all = np.concatenate(cols) if cols else np.zeros(0, np.int32)
+        order = np.argsort(rows_all, kind="stable")
+        indptr = np.zeros(len(checker.pool) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows_all, minlength=len(checker.pool)), out=indptr[1:])
+        table = cls(indptr, cols_all[order], len(vocabulary))
+        if cache:
+            CACHE_DIR.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez(
+                temporary,
+                indptr=table.indptr,
+                indices=table.indices,
+                vocabulary_size=table.vocabulary_size,
+            )
+            os.replace(temporary, path)
+        return table
+
+    @property
+    def nnz(self) -> int:
+        return len(self.indices)
+
+    def invalid_mask(self, cards: np.ndarray, visible: np.ndarray):
+        """``(B, V)`` sparse bool (scipy CSR): clue ``v`` is invalid on board ``b``.
+
+        A gather of each visible card's forbidden ids and an OR (duplicates allowed in the
+        CSR rows; ``.toarray()`` gives the dense mask).
+        """
+        from scipy.sparse import csr_array
+
+        size = cards.shape[0]
+        games, slots = np.nonzero(visible)  # row-major: grouped by game
+        rows = cards[games, slots]
+        starts = self.indptr[rows]
+        counts = self.indptr[rows + 1] - starts
+        total = int(counts.sum())
+        ends = np.cumsum(counts)
+        offsets = np.arange(total) - np.repeat(ends - counts - starts, counts)
+        indices = self.indices[offsets]
+        indptr = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(
+            np.bincount(games, weights=counts, minlength=size).astype(np.int64), out=indptr[1:]
+        )
+        data = np.ones(total, dtype=bool)
+        return csr_array((data, indices, indptr), shape=(size, self.vocabulary_size))
+
 
 @functools.lru_cache(maxsize=8)
-def judge_for(pool: tuple[str, ...]) -> ClueJudge:
-    """The shared :class:`ClueJudge` of a pool (its columns are reused across runs)."""
-    return ClueJudge(pool)
+def checker_for(pool: tuple[str, ...], options: CheckOptions = CheckOptions()) -> ClueChecker:
+    """The shared :class:`ClueChecker` of a pool (its columns are reused across runs)."""
+    return ClueChecker(pool, options)

@@ -133,3 +133,33 @@ def small_clue_vocabulary(size: int = 2000) -> tuple[str, ...]:
             if len(words) == size:
                 break
     return tuple(words)
+
+
+@functools.lru_cache(maxsize=1)
+def offensive_words() -> frozenset[str]:
+    """Words a bot must never say (``data/wordlists/offensive.txt``), lower case."""
+    path = WORDLIST_DIR / "offensive.txt"
+    lines = path.read_text(encoding="utf-8").split() if path.exists() else []
+    return frozenset(line.strip().lower() for line in lines if line.strip())
+
+
+@functools.lru_cache(maxsize=8)
+def clue_vocabulary(size: int = 50_000, require: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The clue vocabulary: the ``size`` most frequent usable English words (wordfreq).
+
+    Alphabetic ASCII, at least 3 letters, lower case, no function words, no offensive
+    words, and (with ``require``) present in every model in use. Frequency order.
+    """
+    from wordfreq import top_n_list
+
+    banned = _FUNCTION_WORDS | offensive_words()
+    words: list[str] = []
+    for word in top_n_list("en", size * 4):
+        if not (word.isascii() and word.isalpha() and len(word) >= 3 and word.islower()):
+            continue
+        if word in banned or (require is not None and word not in require):
+            continue
+        words.append(word)
+        if len(words) == size:
+            break
+    return tuple(words)

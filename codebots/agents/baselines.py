@@ -7,7 +7,7 @@ import numpy as np
 from codebots.agents.base import Clues, register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
-from codebots.validity import judge_for
+from codebots.validity import checker_for
 from codebots.vocab import small_clue_vocabulary
 
 
@@ -35,12 +35,12 @@ class RandomSpymaster:
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
         size = len(view.active)
-        judge = judge_for(view.words)
+        checker = checker_for(view.words)
         picks = rng.integers(len(self.vocabulary), size=size)
         pending = view.active.copy()
         for _ in range(100):  # redraw words that clash with a visible card
             words = [self.vocabulary[i] for i in picks]
-            pending &= ~judge.valid(words, view.cards, view.visible)
+            pending &= ~checker.valid(words, view.cards, view.visible)
             if not pending.any():
                 break
             picks = np.where(pending, rng.integers(len(self.vocabulary), size=size), picks)
