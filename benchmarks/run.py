@@ -83,6 +83,79 @@ def deal_throughput(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+_COLD_BUILD = """
+import time
+start = time.perf_counter()
+from codebots.validity import ClueChecker
+from codebots.vocab import clue_vocabulary, load_pool
+checker = ClueChecker(load_pool("competition").words)
+table = checker.forbid_table(clue_vocabulary(50_000), cache=False)
+print(time.perf_counter() - start, table.nnz)
+"""
+
+
+def forbid_table_build_seconds() -> tuple[float, int]:
+    """Cold build (fresh interpreter, no caches) of competition pool x 50,000 clue words."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD_BUILD], check=True, capture_output=True, text=True
+    ).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+def mask_milliseconds(games: int = 1000, repeats: int = 30) -> float:
+    """Median time of one turn's invalid-clue masks for ``games`` boards (warm table)."""
+    from codebots.keys import deal_cards
+    from codebots.validity import checker_for
+    from codebots.vocab import clue_vocabulary, load_pool
+
+    words = load_pool("competition").words
+    table = checker_for(words).forbid_table(clue_vocabulary(50_000))
+    cards = deal_cards(np.arange(games), len(words))
+    visible = np.random.default_rng(0).random((games, 25)) < 0.8
+    table.invalid_mask(cards, visible)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        table.invalid_mask(cards, visible)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times) * 1000)
+
+
+def _agreement_chunk(bounds: tuple[int, int]) -> tuple[int, list]:
+    from codebots.validity import check_clue, checker_for
+    from codebots.vocab import clue_vocabulary, load_pool
+
+    words = load_pool("competition").words
+    vocabulary = clue_vocabulary(50_000)
+    table = checker_for(words).forbid_table(vocabulary)
+    forbidden = [
+        set(table.indices[table.indptr[p] : table.indptr[p + 1]].tolist())
+        for p in range(len(words))
+    ]
+    pairs, mismatches = 0, []
+    for clue_id in range(*bounds):
+        clue = vocabulary[clue_id]
+        for row, card in enumerate(words):
+            pairs += 1
+            if check_clue(clue, [card]).valid == (clue_id in forbidden[row]):
+                mismatches.append((clue, card))
+    return pairs, mismatches
+
+
+def full_agreement() -> tuple[int, list]:
+    """Single-clue verdicts vs the forbid table on every (card, clue) pair, on 2 cores."""
+    from codebots.validity import checker_for
+    from codebots.vocab import clue_vocabulary, load_pool
+
+    checker_for(load_pool("competition").words).forbid_table(clue_vocabulary(50_000))  # cache
+    edges = np.linspace(0, 50_000, 9).astype(int)
+    with mp.get_context("fork").Pool(2) as pool:
+        results = pool.map(_agreement_chunk, list(zip(edges[:-1], edges[1:])))
+    return sum(r[0] for r in results), [m for r in results for m in r[1]]
+
+
 def write_results(figures: dict[str, dict]) -> None:
     from codebots.report import atomic_write_text
 
@@ -94,6 +167,11 @@ def write_results(figures: dict[str, dict]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40_000, help="games per engine figure")
+    parser.add_argument(
+        "--skip-agreement",
+        action="store_true",
+        help="skip the full (card, clue) agreement check (about a minute)",
+    )
     args = parser.parse_args(argv)
     figures: dict[str, dict] = {}
     for variant in ENGINE_VARIANTS:
@@ -101,6 +179,29 @@ def main(argv: list[str] | None = None) -> int:
         name = f"engine/{variant}/games_per_s"
         figures[name] = {"value": round(rate, 1), "unit": "games/s"}
         print(f"{name:<45} {rate:>12,.0f} games/s  (random spymaster, oracle guesser, 2 cores)")
+    seconds, nnz = forbid_table_build_seconds()
+    figures["validity/forbid_table_build/s"] = {"value": round(seconds, 2), "unit": "s"}
+    print(
+        f"{'validity/forbid_table_build/s':<45} {seconds:>12.2f} s        "
+        f"(competition pool x 50,000 clue words, cold, {nnz:,} forbidden pairs)"
+    )
+    milliseconds = mask_milliseconds()
+    figures["validity/invalid_mask_1000_games/ms"] = {"value": round(milliseconds, 3), "unit": "ms"}
+    print(
+        f"{'validity/invalid_mask_1000_games/ms':<45} {milliseconds:>12.3f} ms       "
+        "(one turn, 1,000 boards x 50,000 clue words)"
+    )
+    if not args.skip_agreement:
+        start = time.perf_counter()
+        pairs, mismatches = full_agreement()
+        figures["validity/agreement/pairs"] = {"value": pairs, "unit": "pairs"}
+        figures["validity/agreement/mismatches"] = {"value": len(mismatches), "unit": "pairs"}
+        print(
+            f"{'validity/agreement/mismatches':<45} {len(mismatches):>12,d} of {pairs:,} "
+            f"(card, clue) pairs, single verdict vs table ({time.perf_counter() - start:.0f} s)"
+        )
+        if mismatches:
+            print("first mismatches:", mismatches[:10])
     rate = deal_throughput(5000)
     figures["deal/competition-board/boards_per_s"] = {"value": round(rate, 1), "unit": "boards/s"}
     print(f"{'deal/competition-board/boards_per_s':<45} {rate:>12,.0f} boards/s (uncached, 1 core)")

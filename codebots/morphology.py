@@ -17,20 +17,24 @@ from __future__ import annotations
 import functools
 import math
 
-VERSION = 1  # bump when the rules below change: it invalidates cached forbid tables
+VERSION = 4  # bump when the rules below change: it invalidates cached forbid tables
 
 WORD_ZIPF = 3.0  # a "word" for stems and compound parts: wordfreq Zipf frequency >= 3
 SHORT_PART_ZIPF = 3.5  # 3-letter compound parts must be commoner (tar, ato, hor are not)
+BOTH_SHORT_ZIPF = 4.0  # ... and commoner still when both parts have 3 letters
+LEXICON_FREE_ZIPF = 3.6  # parts outside lemminflect's lexicon must be at least this common
 MIN_PART = 3
 DERIVED_MARGIN = 0.8  # a derived word may be at most this much more frequent than its stem
-# Adjectives in -y are rarer than their nouns (sunny < sun, icy < ice); carry is not car + y.
-SUFFIX_MARGIN = {"y": -0.8, "ly": 0.5}
+# Adverbs in -ly are rarely much commoner than their adjective (belly is not bel + -ly).
+SUFFIX_MARGIN = {"ly": 0.5}
+COMPOUND_MARGIN = 0.5
 
 DERIVATIONAL_SUFFIXES = (
     "ness", "less", "ful", "fully", "ish", "ishly", "ly", "y", "er", "ers", "est", "ed",
     "ing", "ings", "age", "ment", "ments", "able", "ible", "ity", "ous", "ive", "ism", "ist",
-    "ists", "ize", "ise", "dom", "hood", "ship", "ery",
+    "ists", "ize", "ise", "dom", "hood", "ship", "ery", "ate",
 )  # fmt: skip
+MIN_STEM = {"ate": 4}  # doctorate -> doctor, but palate is not pal + -ate
 # Right-hand "parts" that are really suffixes (man+age, mess+age), and function words that
 # make false compounds (for+get, how+ever).
 NOT_PARTS = frozenset(
@@ -71,7 +75,8 @@ def lemmas(word: str) -> frozenset[str]:
     known = getAllLemmas(word)
     for forms in known.values():
         found.update(forms)
-    if not known:  # out of vocabulary: rule-based lemmas, kept only if they are words
+    if not known and word.endswith(("s", "ed", "ing")):
+        # Out of lemminflect's lexicon: regular inflections only, kept if they are words.
         for upos in ("NOUN", "VERB"):
             for lemma in getAllLemmasOOV(word, upos).get(upos, ()):
                 if lemma == word or zipf(lemma) > 0:
@@ -87,9 +92,14 @@ def _stem_candidates(word: str, suffix: str) -> list[str]:
         candidates.append(base[:-1])  # doubling: sluggish -> slug, potting -> pot
     if base.endswith("i"):
         candidates.append(base[:-1] + "y")  # happiness -> happy, carried -> carry
+    if suffix == "y" and base.endswith("er"):
+        candidates.append(base[:-2] + "re")  # fiery -> fire
     if suffix == "ly" and base[-1:] in ("b", "d", "g", "k", "p", "t"):
         candidates.append(base + "le")  # gently -> gentle, humbly -> humble
-    candidates.append(base + "e")  # e-drop: dancing -> dance
+    if suffix not in ("ly", "ful", "fully", "less", "ness", "ment", "ments") or (
+        suffix == "ly" and base.endswith("u")
+    ):
+        candidates.append(base + "e")  # e-drop before a vowel: dancing -> dance; truly -> true
     return candidates
 
 
@@ -102,7 +112,9 @@ def derivational_stems(word: str) -> frozenset[str]:
     """
     stems = set()
     for suffix in DERIVATIONAL_SUFFIXES:
-        if not word.endswith(suffix) or len(word) - len(suffix) < MIN_PART - 1:
+        if not word.endswith(suffix) or len(word) - len(suffix) < MIN_STEM.get(
+            suffix, MIN_PART - 1
+        ):
             continue
         words = [stem for stem in _stem_candidates(word, suffix) if stem != word and is_word(stem)]
         if words:
@@ -130,13 +142,51 @@ def family(word: str) -> frozenset[str]:
     return frozenset(members)
 
 
+def part_score(part: str, both_short: bool = False, last: bool = False) -> float:
+    """Zipf frequency of a possible compound part, or 0 if it cannot be one.
+
+    A part is a dictionary word: in lemminflect's lexicon, or common (Zipf >= 3.6, which
+    admits poly- but not names such as Cher). Short parts must be commoner still, and when
+    both parts have 3 letters, commoner again (tea + pot, not car + rot). The last part is a
+    base form (expel + led is no compound; the first may be inflected: were + wolf).
+    """
+    frequency = zipf(part)
+    if len(part) < MIN_PART or frequency < WORD_ZIPF:
+        return 0.0
+    if frequency < LEXICON_FREE_ZIPF and not in_lexicon(part):
+        return 0.0
+    if last and not is_base_form(part):  # expel + led is no compound; were + wolf is
+        return 0.0
+    if len(part) == MIN_PART and frequency < (BOTH_SHORT_ZIPF if both_short else SHORT_PART_ZIPF):
+        return 0.0
+    return frequency
+
+
+@functools.cache
+def is_base_form(word: str) -> bool:
+    """False for inflected forms (led, works, shoes): compounds are split on base forms."""
+    from lemminflect import getAllLemmas
+
+    known = getAllLemmas(word)
+    return not known or any(word in forms for forms in known.values())
+
+
+@functools.cache
+def in_lexicon(word: str) -> bool:
+    """Whether lemminflect's dictionary knows the word (names and fragments are not in it)."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    return bool(getAllLemmas(word) or getAllInflections(word))
+
+
 @functools.cache
 def compound_parts(word: str) -> tuple[str, ...]:
     """The two parts of a closed compound (``graveyard`` -> grave, yard), or ``()``.
 
     Both parts must be common words of at least 3 letters (3-letter parts: commoner still),
-    neither a suffix-like or function word; of several splits the one whose rarer part is
-    commonest wins. The word's lemmas are split too (``snowshoes`` -> snow, shoe).
+    neither a suffix-like or function word, and the compound not much commoner than its
+    commoner part; of several splits the one whose rarer part is commonest wins. The word's
+    lemmas are split too (``snowshoes`` -> snow, shoe).
     """
     best: tuple[float, tuple[str, ...]] = (0.0, ())
     for form in sorted(lemmas(word)):
@@ -144,11 +194,15 @@ def compound_parts(word: str) -> tuple[str, ...]:
             left, right = form[:cut], form[cut:]
             if left in NOT_PARTS or right in NOT_PARTS:
                 continue
-            scores = []
-            for part in (left, right):
-                threshold = SHORT_PART_ZIPF if len(part) == MIN_PART else WORD_ZIPF
-                scores.append(zipf(part) if is_word(part, threshold) else 0.0)
+            both_short = len(left) == len(right) == MIN_PART
+            scores = [
+                part_score(left, both_short),
+                part_score(right, both_short, last=True),
+            ]
             score = min(scores)
+            # A compound is not much commoner than its commoner part (million is not mil+lion).
+            if zipf(form) > max(scores) + COMPOUND_MARGIN:
+                continue
             if score > best[0]:
                 best = (score, (left, right))
     return best[1]

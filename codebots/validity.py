@@ -83,6 +83,8 @@ def _tokens(clue: str, options: CheckOptions) -> tuple[str, ...] | Verdict:
         if not _RELAXED.match(clue.strip()) or not words_of(clue):
             return Verdict(False, "one-word", "", f"'{clue}' must be made of letters")
         tokens = tuple(t for t in words_of(clue) if len(t) >= 2)  # acronym letters pass
+        if not tokens:
+            return Verdict(False, "one-word", "", f"'{clue}' is a single letter, not a clue")
         return tokens
     if not _ONE_WORD.match(clue):
         return Verdict(
@@ -98,7 +100,7 @@ def _explain(clue: str, token: str, card: str) -> Verdict | None:
         if own & family(word):
             what = "the visible word" if token == word else f"a form of '{word}', visible"
             return Verdict(False, "form", card, f"'{clue}' is {what} on the card {card}")
-    for word, parts in card_anatomy(card):
+    for _, parts in card_anatomy(card):
         for part in parts:
             if own & family(part):
                 what = "part" if token == part else f"a form of '{part}', part"

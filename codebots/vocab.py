@@ -137,8 +137,8 @@ def small_clue_vocabulary(size: int = 2000) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def offensive_words() -> frozenset[str]:
-    """Words a bot must never say (``data/wordlists/offensive.txt``), lower case."""
-    path = WORDLIST_DIR / "offensive.txt"
+    """Words a bot must never say (``data/filters/offensive.txt``), lower case."""
+    path = DATA_DIR / "filters" / "offensive.txt"
     lines = path.read_text(encoding="utf-8").split() if path.exists() else []
     return frozenset(line.strip().lower() for line in lines if line.strip())
 

@@ -61,3 +61,15 @@ def test_small_clue_vocabulary_is_real_words_without_function_words():
     assert all(w.isalpha() and len(w) >= 3 for w in words)
     assert not {"the", "you", "and", "with"} & set(words)
     assert {"water", "music", "house"} <= set(words)
+
+
+def test_clue_vocabulary_filters():
+    from codebots.vocab import clue_vocabulary, offensive_words
+
+    words = clue_vocabulary(20_000)
+    assert len(words) == 20_000 and len(set(words)) == 20_000
+    assert all(w.isascii() and w.isalpha() and w.islower() and len(w) >= 3 for w in words)
+    assert not set(words) & offensive_words()
+    assert not {"the", "you", "with", "would"} & set(words)
+    assert len(offensive_words()) > 100  # the filter list is really there
+    assert "offensive" not in available_pools()  # a filter, not a board pool
