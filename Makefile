@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,st]'
 	touch $(STAMP)
 
 test: install  ## the whole suite, slow end-to-end tests included (what CI runs)
@@ -31,11 +31,9 @@ format: install
 	$(PY) -m ruff format codebots tests benchmarks
 	$(PY) -m ruff check --fix codebots tests benchmarks
 
-demo: install  ## a batch of games on several variants, printed as a results table
-	$(VENV)/bin/codebots variants
-	$(VENV)/bin/codebots simulate --variant single-team-2019 --spymaster random --guesser oracle --games 2000
-	$(VENV)/bin/codebots simulate --variant duet --spymaster random --guesser oracle --games 10000 --seed 0
-	$(VENV)/bin/codebots simulate --variant classic --spymaster random --guesser random --games 10000
+demo: install  ## the default (GloVe) agents on the benchmark boards, printed as a results table
+	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,nearest:glove,random:oracle --games 1000
+	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -34,19 +34,25 @@ ENGINE_VARIANTS = (
 )
 
 
-def _warm_worker(variant: str, seeds: np.ndarray) -> None:
-    """Build the agents and fill the caches a long run has warm: clue verdicts, boards."""
+def _warm_worker(variant: str, seeds: np.ndarray, agents: tuple[str, str]) -> None:
+    """Build the agents and fill the caches a long run has warm: clue verdicts, boards,
+    similarity tables."""
+    import warnings
+
     from codebots.agents import make_agent
+    from codebots.arena import play
     from codebots.keys import deal
     from codebots.validity import checker_for
     from codebots.variants import get_variant
     from codebots.vocab import load_pool
 
+    warnings.filterwarnings("ignore")
     global _AGENTS
-    _AGENTS = (make_agent("spymaster", "random"), make_agent("guesser", "oracle"))
+    _AGENTS = (make_agent("spymaster", agents[0]), make_agent("guesser", agents[1]))
     spec = get_variant(variant)
     checker_for(load_pool(spec.pool).words).word_ids(_AGENTS[0].vocabulary)
     deal(spec, seeds)
+    play(variant, *_AGENTS, seeds[:8])  # builds the agents' tables
 
 
 def _timed_play(args: tuple[str, np.ndarray]) -> float:
@@ -58,12 +64,14 @@ def _timed_play(args: tuple[str, np.ndarray]) -> float:
     return time.perf_counter() - start
 
 
-def engine_throughput(variant: str, games: int, workers: int = 2) -> float:
+def engine_throughput(
+    variant: str, games: int, workers: int = 2, agents: tuple[str, str] = ("random", "oracle")
+) -> float:
     """Games per second over ``workers`` processes, each playing its share of the seeds."""
     shares = np.array_split(np.arange(games), workers)
     context = mp.get_context("fork")
     with context.Pool(
-        workers, initializer=_warm_worker, initargs=(variant, np.arange(games))
+        workers, initializer=_warm_worker, initargs=(variant, np.arange(games), agents)
     ) as pool:
         pool.map(_timed_play, [(variant, share[:64]) for share in shares])  # settle workers
         start = time.perf_counter()
@@ -92,6 +100,37 @@ checker = ClueChecker(load_pool("competition").words)
 table = checker.forbid_table(clue_vocabulary(50_000), cache=False)
 print(time.perf_counter() - start, table.nnz)
 """
+
+
+_COLD_TABLES = """
+import time, warnings
+warnings.filterwarnings("ignore")
+start = time.perf_counter()
+from codebots.agents import make_agent
+from codebots.vocab import load_pool
+spymaster = make_agent("spymaster", "glove")
+spymaster.tables(load_pool("competition").words)
+print(time.perf_counter() - start)
+"""
+
+
+def glove_tables_build_seconds() -> float:
+    """Cold start of the GloVe agents: load vectors, vocabulary, similarity and forbid
+    tables for the competition pool x 50,000 words (fresh interpreter, empty cache)."""
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "CODEBOTS_CACHE": cache}
+        out = subprocess.run(
+            [sys.executable, "-c", _COLD_TABLES],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout.split()
+    return float(out[-1])
 
 
 def forbid_table_build_seconds() -> tuple[float, int]:
@@ -164,47 +203,93 @@ def write_results(figures: dict[str, dict]) -> None:
     atomic_write_text(RESULTS, json.dumps(merged, indent=2, sort_keys=True) + "\n")
 
 
+def validity_figures(figures: dict, args) -> None:
+    seconds, nnz = forbid_table_build_seconds()
+    figures["validity/forbid_table_build/s"] = {"value": round(seconds, 2), "unit": "s"}
+    report(
+        "validity/forbid_table_build/s",
+        f"{seconds:.2f} s",
+        f"competition pool x 50,000 clue words, cold, {nnz:,} forbidden pairs",
+    )
+    milliseconds = mask_milliseconds()
+    figures["validity/invalid_mask_1000_games/ms"] = {"value": round(milliseconds, 3), "unit": "ms"}
+    report(
+        "validity/invalid_mask_1000_games/ms",
+        f"{milliseconds:.3f} ms",
+        "one turn, 1,000 boards x 50,000 clue words",
+    )
+    if args.skip_agreement:
+        return
+    start = time.perf_counter()
+    pairs, mismatches = full_agreement()
+    figures["validity/agreement/pairs"] = {"value": pairs, "unit": "pairs"}
+    figures["validity/agreement/mismatches"] = {"value": len(mismatches), "unit": "pairs"}
+    report(
+        "validity/agreement/mismatches",
+        f"{len(mismatches):,d} of {pairs:,}",
+        f"(card, clue) pairs, single verdict vs table, {time.perf_counter() - start:.0f} s",
+    )
+    if mismatches:
+        print("first mismatches:", mismatches[:10])
+
+
+def agent_figures(figures: dict, args) -> None:
+    seconds = glove_tables_build_seconds()
+    figures["agents/glove_tables_build/s"] = {"value": round(seconds, 2), "unit": "s"}
+    report(
+        "agents/glove_tables_build/s",
+        f"{seconds:.2f} s",
+        "cold: vectors, 50,000-word vocabulary, similarity and forbid tables",
+    )
+    rate = engine_throughput("single-team-2019", args.agent_games, agents=("glove", "glove"))
+    name = "agents/glove-pair/single-team-2019/games_per_s"
+    figures[name] = {"value": round(rate, 1), "unit": "games/s"}
+    report(name, f"{rate:,.0f} games/s", "GloVe spymaster + GloVe guesser, warm cache, 2 cores")
+
+
+def report(name: str, value: str, note: str) -> None:
+    print(f"{name:<48} {value:>22}  ({note})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40_000, help="games per engine figure")
+    parser.add_argument(
+        "--agent-games", type=int, default=4000, help="games for the embedding-agent figure"
+    )
     parser.add_argument(
         "--skip-agreement",
         action="store_true",
         help="skip the full (card, clue) agreement check (about a minute)",
     )
+    parser.add_argument(
+        "--only",
+        default="engine,validity,agents",
+        help="comma-separated sections: engine, validity, agents",
+    )
     args = parser.parse_args(argv)
+    sections = set(args.only.split(","))
     figures: dict[str, dict] = {}
-    for variant in ENGINE_VARIANTS:
-        rate = engine_throughput(variant, args.games)
-        name = f"engine/{variant}/games_per_s"
-        figures[name] = {"value": round(rate, 1), "unit": "games/s"}
-        print(f"{name:<45} {rate:>12,.0f} games/s  (random spymaster, oracle guesser, 2 cores)")
-    seconds, nnz = forbid_table_build_seconds()
-    figures["validity/forbid_table_build/s"] = {"value": round(seconds, 2), "unit": "s"}
-    print(
-        f"{'validity/forbid_table_build/s':<45} {seconds:>12.2f} s        "
-        f"(competition pool x 50,000 clue words, cold, {nnz:,} forbidden pairs)"
-    )
-    milliseconds = mask_milliseconds()
-    figures["validity/invalid_mask_1000_games/ms"] = {"value": round(milliseconds, 3), "unit": "ms"}
-    print(
-        f"{'validity/invalid_mask_1000_games/ms':<45} {milliseconds:>12.3f} ms       "
-        "(one turn, 1,000 boards x 50,000 clue words)"
-    )
-    if not args.skip_agreement:
-        start = time.perf_counter()
-        pairs, mismatches = full_agreement()
-        figures["validity/agreement/pairs"] = {"value": pairs, "unit": "pairs"}
-        figures["validity/agreement/mismatches"] = {"value": len(mismatches), "unit": "pairs"}
-        print(
-            f"{'validity/agreement/mismatches':<45} {len(mismatches):>12,d} of {pairs:,} "
-            f"(card, clue) pairs, single verdict vs table ({time.perf_counter() - start:.0f} s)"
+    if "engine" in sections:
+        for variant in ENGINE_VARIANTS:
+            rate = engine_throughput(variant, args.games)
+            name = f"engine/{variant}/games_per_s"
+            figures[name] = {"value": round(rate, 1), "unit": "games/s"}
+            report(name, f"{rate:,.0f} games/s", "random spymaster, oracle guesser, 2 cores")
+        rate = deal_throughput(5000)
+        figures["deal/competition-board/boards_per_s"] = {
+            "value": round(rate, 1),
+            "unit": "boards/s",
+        }
+        report(
+            "deal/competition-board/boards_per_s",
+            f"{rate:,.0f} boards/s",
+            "Python random, uncached, 1 core",
         )
-        if mismatches:
-            print("first mismatches:", mismatches[:10])
-    rate = deal_throughput(5000)
-    figures["deal/competition-board/boards_per_s"] = {"value": round(rate, 1), "unit": "boards/s"}
-    print(f"{'deal/competition-board/boards_per_s':<45} {rate:>12,.0f} boards/s (uncached, 1 core)")
+    if "validity" in sections:
+        validity_figures(figures, args)
+    if "agents" in sections:
+        agent_figures(figures, args)
     write_results(figures)
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0

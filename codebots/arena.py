@@ -39,8 +39,14 @@ def play_batch(
     guesser: Guesser,
     seeds: np.ndarray,
     rng: np.random.Generator,
+    turn_log: list | None = None,
 ):
-    """Play the games of ``seeds`` to the end; return the final state."""
+    """Play the games of ``seeds`` to the end; return the final state.
+
+    With ``turn_log`` (a list), one dict per clue is appended: seed, clue number in the game,
+    the clue word and number, whether it was valid, its intended targets (card words) and
+    the cards guessed for it.
+    """
     variant = game.variant
     words = load_pool(variant.pool).words
     checker = checker_for(words)
@@ -48,6 +54,7 @@ def play_batch(
     size = state.batch_size
     clue_words = [""] * size
     clue_number = np.zeros(size, dtype=np.int16)
+    open_turns: dict[int, dict] = {}
     for _ in range(MAX_STEPS):
         phase = state.phase
         giving = phase == CLUE
@@ -60,6 +67,18 @@ def play_batch(
             )
             for index in np.flatnonzero(giving):
                 clue_words[index] = clues.words[index]
+                if turn_log is not None:
+                    aims = clues.targets[index] if clues.targets else ()
+                    open_turns[index] = {
+                        "seed": int(state.seed[index]),
+                        "clue_no": int(state.clues[index]),  # 1 for the first clue
+                        "clue": clues.words[index],
+                        "number": int(clues.numbers[index]),
+                        "valid": bool(valid[index]),
+                        "targets": [words[state.cards[index, p]] for p in aims],
+                        "guesses": [],
+                    }
+                    turn_log.append(open_turns[index])
             clue_number = np.where(giving, clues.numbers, clue_number).astype(np.int16)
         guessing = (state.phase == GUESS) | (state.phase == SUDDEN_DEATH)
         if guessing.any():
@@ -67,6 +86,10 @@ def play_batch(
                 variant, words, state, guessing, clue_words, clue_number, guesser.privileged
             )
             cards = guesser.guesses(view, rng)
+            if turn_log is not None:
+                for index in np.flatnonzero(guessing & (cards >= 0)):
+                    if open_turns.get(index) is not None:
+                        open_turns[index]["guesses"].append(words[state.cards[index, cards[index]]])
             state = game.step_guess(state, GuessAction(card=np.where(guessing, cards, NO_ACTION)))
         covering = state.phase == COVER
         if covering.any():
@@ -127,12 +150,13 @@ def play(
     batch_size: int = 4096,
     agent_seed: int = 0,
     progress: bool = False,
+    turn_log: list | None = None,
 ) -> pd.DataFrame:
     """Play one game per seed; returns one row per game (see :func:`game_records`).
 
     Board and key of a game depend on its seed alone; the agents' random choices come from
     ``numpy.random.default_rng([agent_seed, batch index])``, so the same call gives the same
-    table.
+    table. ``turn_log``: see :func:`play_batch`.
     """
     if batch_size < 1:
         raise CodebotsError(f"batch size must be a positive integer, not {batch_size}")
@@ -150,6 +174,8 @@ def play(
         starts = tqdm(starts, desc=game.variant.label, unit="batch", leave=False)
     for batch_index, start in enumerate(starts):
         rng = np.random.default_rng([agent_seed, batch_index])
-        final = play_batch(game, spymaster, guesser, seeds[start : start + batch_size], rng)
+        final = play_batch(
+            game, spymaster, guesser, seeds[start : start + batch_size], rng, turn_log
+        )
         frames.append(game_records(game, final, spymaster.name, guesser.name))
     return pd.concat(frames, ignore_index=True)

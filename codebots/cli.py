@@ -93,10 +93,7 @@ def simulate(
         table = summarize(records)
     except CodebotsError as error:
         raise fail(error) from None
-    if markdown:
-        typer.echo(to_markdown(table))
-    else:
-        with_pandas_options(table)
+    typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
 
 
 @app.command("check-clue")
@@ -130,7 +127,130 @@ def check_clue_command(
     raise typer.Exit(1)
 
 
-def with_pandas_options(table) -> None:
+def parse_cards(option: str, text: str) -> list[str]:
+    cards = [card.strip().upper() for card in text.split(",") if card.strip()]
+    if not cards:
+        raise CodebotsError(f"{option} needs at least one card, e.g. {option} 'graveyard, owl'")
+    return cards
+
+
+@app.command()
+def clue(
+    board: Annotated[str, typer.Option(help="All visible cards, comma-separated (up to 25).")],
+    targets: Annotated[str, typer.Option(help="Your cards among them, comma-separated.")],
+    avoid: Annotated[str, typer.Option(help="Cards to stay away from (like assassins).")] = "",
+    spymaster: Annotated[
+        str, typer.Option(help="Embedding spymaster: glove, minilm, robust.")
+    ] = "glove",
+    top: Annotated[str, typer.Option(metavar="INT", help="How many clues to show.")] = "5",
+) -> None:
+    """Suggest clues for your cards on a board, with intended targets and scores.
+
+    Example: codebots clue --board "graveyard, ghost, owl, bank, wand" --targets "graveyard, ghost"
+    """
+    try:
+        import numpy as np
+
+        from codebots.agents import make_agent
+        from codebots.agents.views import ASSASSIN, BYSTANDER, OWN, SpymasterView
+        from codebots.variants import get_variant
+
+        count = parse_int("--top", top, minimum=1)
+        cards = parse_cards("--board", board)
+        own = parse_cards("--targets", targets)
+        danger = [c.strip().upper() for c in avoid.split(",") if c.strip()]
+        if len(cards) > 25:
+            raise CodebotsError(f"--board has {len(cards)} cards; a board holds at most 25")
+        for option, chosen in (("--targets", own), ("--avoid", danger)):
+            unknown = [c for c in chosen if c not in cards]
+            if unknown:
+                raise CodebotsError(f"{option} names cards not on --board: {', '.join(unknown)}")
+        agent = make_agent("spymaster", spymaster)
+        if not hasattr(agent, "top_clues"):
+            raise CodebotsError(
+                f"'{spymaster}' is not an embedding spymaster; use glove, minilm or robust"
+            )
+        padded = np.zeros((1, 25), dtype=np.int32)
+        padded[0, : len(cards)] = np.arange(len(cards))
+        identity = np.full((1, 25), BYSTANDER, dtype=np.int8)
+        for i, card in enumerate(cards):
+            identity[0, i] = OWN if card in own else ASSASSIN if card in danger else BYSTANDER
+        visible = np.zeros((1, 25), dtype=bool)
+        visible[0, : len(cards)] = True
+        view = SpymasterView(
+            get_variant("classic"),
+            tuple(cards),
+            padded,
+            identity,
+            ~visible,
+            visible,
+            np.ones(1, bool),
+            np.zeros((1, 25), bool),
+        )
+        rows = agent.top_clues(view, 0, count)
+    except CodebotsError as error:
+        raise fail(error) from None
+    for rank, row in enumerate(rows, start=1):
+        typer.echo(
+            f"{rank}. {row['clue']} {row['number']}  -> {', '.join(row['targets'])}"
+            f"  (margin {row['margin']:+.3f}, score {row['score']:.3f})"
+        )
+
+
+@app.command()
+def evaluate(
+    variant: Annotated[str, typer.Option(help="Variant id or label.")] = "single-team-2019",
+    pairs: Annotated[
+        str, typer.Option(help="Comma-separated spymaster:guesser pairs.")
+    ] = "glove:glove",
+    games: Annotated[str, typer.Option(metavar="INT", help="Games per pair.")] = "1000",
+    seed: Annotated[str, typer.Option(metavar="INT", help="First board seed.")] = "0",
+    out: Annotated[str | None, typer.Option(help="Write one row per game to this CSV.")] = None,
+    markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
+) -> None:
+    """Play every spymaster:guesser pair on the same boards and print one row per pair.
+
+    Example: codebots evaluate --variant single-team-2019 --pairs glove:glove,glove:minilm
+    """
+    try:
+        import numpy as np
+        import pandas as pd
+
+        from codebots.agents import make_agent
+        from codebots.arena import play
+        from codebots.report import atomic_write_text, summarize, to_markdown
+        from codebots.variants import get_variant
+
+        n_games = parse_int("--games", games, minimum=1)
+        first_seed = parse_int("--seed", seed, minimum=0)
+        spec = get_variant(variant)
+        frames = []
+        for pair in filter(None, (p.strip() for p in pairs.split(","))):
+            spymaster_name, sep, guesser_name = pair.partition(":")
+            if not sep:
+                raise CodebotsError(f"pair '{pair}' must be spymaster:guesser, e.g. glove:minilm")
+            frames.append(
+                play(
+                    spec,
+                    make_agent("spymaster", spymaster_name.strip()),
+                    make_agent("guesser", guesser_name.strip()),
+                    np.arange(first_seed, first_seed + n_games),
+                    agent_seed=first_seed,
+                    progress=sys.stderr.isatty(),
+                )
+            )
+        if not frames:
+            raise CodebotsError("--pairs is empty; give e.g. --pairs glove:glove")
+        records = pd.concat(frames, ignore_index=True)
+        if out:
+            atomic_write_text(out, records.to_csv(index=False))
+        table = summarize(records)
+    except CodebotsError as error:
+        raise fail(error) from None
+    typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
+
+
+def with_pandas_options(table) -> str:
     import pandas as pd
 
     with pd.option_context(

@@ -26,7 +26,8 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 def summarize(records: pd.DataFrame) -> pd.DataFrame:
     """One row per (variant, spymaster, guesser): games, win rate with its 95% Wilson
-    interval, mean turns, assassin rate, mean score (over the games where it is defined)."""
+    interval, mean turns, mean clues on a win, assassin rate, mean score (over the games
+    where it is defined)."""
     rows = []
     for keys, group in records.groupby(GROUP_KEYS, sort=False):
         wins = int(group["won"].sum())
@@ -40,6 +41,7 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
                 "win_low": low,
                 "win_high": high,
                 "mean_turns": group["turns"].mean(),
+                "clues_on_win": group.loc[group["won"], "clues"].mean() if wins else np.nan,
                 "assassin_rate": group["assassin"].mean(),
                 "mean_score": scores.mean() if len(scores) else np.nan,
             }

@@ -264,6 +264,20 @@ class ForbidTable:
     def nnz(self) -> int:
         return len(self.indices)
 
+    def forbidden(self, cards: np.ndarray, visible: np.ndarray, clue_ids: np.ndarray) -> np.ndarray:
+        """``(B, C) bool``: clue ``clue_ids[b, c]`` is invalid on board ``b``.
+
+        The same gather as :meth:`invalid_mask`, then a sorted search of the (game, clue)
+        keys, so a spymaster checks its candidates without a dense ``(B, V)`` array.
+        """
+        mask = self.invalid_mask(cards, visible)
+        games = np.repeat(np.arange(mask.shape[0], dtype=np.int64), np.diff(mask.indptr))
+        keys = np.sort(games * self.vocabulary_size + mask.indices)
+        wanted = np.arange(len(clue_ids), dtype=np.int64)[:, None] * self.vocabulary_size
+        wanted = wanted + clue_ids
+        where = np.searchsorted(keys, wanted).clip(0, max(len(keys) - 1, 0))
+        return (keys[where] == wanted) if len(keys) else np.zeros(clue_ids.shape, dtype=bool)
+
     def invalid_mask(self, cards: np.ndarray, visible: np.ndarray):
         """``(B, V)`` sparse bool (scipy CSR): clue ``v`` is invalid on board ``b``.
 

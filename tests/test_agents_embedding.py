@@ -1,0 +1,254 @@
+"""The embedding spymaster and guessers on real GloVe (and MiniLM) vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from codebots.agents import make_agent
+from codebots.agents.embedding import EmbeddingGuesser, EmbeddingSpymaster
+from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
+from codebots.arena import play
+from codebots.cli import app
+from codebots.engine.constants import STOP
+from codebots.validity import check_clue
+from codebots.variants import get_variant
+
+
+@pytest.fixture(scope="module")
+def glove_pair():
+    return make_agent("spymaster", "glove"), make_agent("guesser", "glove")
+
+
+@pytest.mark.slow
+def test_glove_pair_wins_single_team_games_with_valid_vocabulary_clues(glove_pair):
+    log: list[dict] = []
+    records = play("single-team-2019", *glove_pair, range(150), turn_log=log)
+    assert records["won"].mean() >= 0.97 and records["assassin"].mean() <= 0.02
+    assert records.loc[records["won"], "clues"].mean() <= 4.5
+    vocabulary = set(glove_pair[0].vocabulary)
+    from codebots.keys import competition_board
+    from codebots.vocab import load_pool
+
+    words = load_pool("competition").words
+    boards = {seed: [words[i] for i in competition_board(seed, words)[0]] for seed in range(150)}
+    revealed: dict[int, set[str]] = {seed: set() for seed in range(150)}
+    for turn in log:  # the log is in play order: replay what was covered at each clue
+        visible = [card for card in boards[turn["seed"]] if card not in revealed[turn["seed"]]]
+        assert turn["valid"] and turn["clue"] in vocabulary
+        assert check_clue(turn["clue"], visible).valid, (turn, visible)
+        revealed[turn["seed"]].update(turn["guesses"])
+    assert len(log) >= 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["duet", "marvel-coop", "classic", "mission/great-hall"])
+def test_glove_pair_plays_every_family(glove_pair, variant):
+    records = play(variant, *glove_pair, range(60))
+    assert len(records) == 60 and (records["winner"] >= 0).all()
+    if variant in ("duet", "marvel-coop"):
+        assert records["won"].mean() >= 0.85
+
+
+def board_view(cards: list[str], identity: list[int], known_wrong=None) -> SpymasterView:
+    size = len(cards)
+    padded = np.zeros((1, 25), dtype=np.int32)
+    padded[0, :size] = np.arange(size)
+    ident = np.full((1, 25), BYSTANDER, dtype=np.int8)
+    ident[0, :size] = identity
+    visible = np.zeros((1, 25), dtype=bool)
+    visible[0, :size] = True
+    wrong = np.zeros((1, 25), dtype=bool)
+    if known_wrong is not None:
+        wrong[0, known_wrong] = True
+    return SpymasterView(
+        get_variant("classic"),
+        tuple(cards),
+        padded,
+        ident,
+        ~visible,
+        visible,
+        np.ones(1, bool),
+        wrong,
+    )
+
+
+CARDS = [
+    "OCEAN",
+    "BEACH",
+    "SHIP",
+    "PIANO",
+    "GUITAR",
+    "DOCTOR",
+    "HOSPITAL",
+    "BANK",
+    "MONEY",
+    "TRAIN",
+    "SNOW",
+    "ICE",
+]
+
+
+def test_spymaster_links_related_targets_and_avoids_the_assassin():
+    identity = [
+        OWN,
+        OWN,
+        OWN,
+        BYSTANDER,
+        BYSTANDER,
+        OTHER,
+        OTHER,
+        BYSTANDER,
+        ASSASSIN,
+        BYSTANDER,
+        BYSTANDER,
+        BYSTANDER,
+    ]
+    view = board_view(CARDS, identity)
+    spymaster = EmbeddingSpymaster(("glove",))
+    clues = spymaster.clues(view, np.random.default_rng(0))
+    word, number, targets = clues.words[0], int(clues.numbers[0]), clues.targets[0]
+    assert number >= 2 and set(targets) <= {0, 1, 2}
+    assert check_clue(word, CARDS).valid
+    top = spymaster.top_clues(view, 0, 5)
+    assert len(top) == 5 and all(row["margin"] >= 0 for row in top)
+    assert all(set(row["targets"]) <= {"OCEAN", "BEACH", "SHIP"} for row in top)
+
+
+def test_marvel_cover_policy_takes_the_most_dangerous_agent():
+    # The covering team's view: OWN = its (blue) agents, OTHER = the players' agents.
+    identity = [OTHER, OTHER, BYSTANDER, OWN, OWN, OWN] + [BYSTANDER] * 6
+    cards = ["PIANO", "GUITAR", "SNOW", "VIOLIN", "BANK", "TRAIN"] + CARDS[:6]
+    view = board_view(cards, identity)
+    danger = EmbeddingSpymaster(("glove",)).covers(view, np.random.default_rng(0))
+    assert danger[0] == 3  # VIOLIN looks like the players' PIANO and GUITAR
+    random = EmbeddingSpymaster(("glove",), cover_policy="random")
+    picks = {int(random.covers(view, np.random.default_rng(s))[0]) for s in range(30)}
+    assert picks == {3, 4, 5}
+
+
+def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=()):
+    size = len(cards)
+    padded = np.zeros((1, 25), dtype=np.int32)
+    padded[0, :size] = np.arange(size)
+    allowed = np.zeros((1, 25), dtype=bool)
+    allowed[0, :size] = True if legal is None else legal
+    wrong = np.zeros((1, 25), dtype=bool)
+    wrong[0, list(known_wrong)] = True
+    return GuesserView(
+        get_variant("single-team-2019"),
+        tuple(cards),
+        padded,
+        allowed,
+        np.array([made > 0]),
+        (clue,),
+        np.array([number], np.int16),
+        np.array([made], np.int16),
+        np.ones(1, bool),
+        wrong,
+    )
+
+
+def test_guesser_picks_the_nearest_card_and_stops_at_the_number():
+    guesser = EmbeddingGuesser("glove")
+    rng = np.random.default_rng(0)
+    assert guesser.guesses(guesser_view(CARDS, "sea", 1), rng)[0] == 0  # OCEAN
+    assert guesser.guesses(guesser_view(CARDS, "sea", 1, made=1), rng)[0] == STOP
+    legal = np.ones(len(CARDS), bool)
+    legal[0] = False  # OCEAN already covered
+    assert guesser.guesses(guesser_view(CARDS, "sea", 2, made=1, legal=legal), rng)[0] in (1, 2)
+    # A card known not to be the giver's agent (Duet: marked from its side) is skipped.
+    assert guesser.guesses(guesser_view(CARDS, "sea", 1, known_wrong=[0]), rng)[0] != 0
+    nearest = make_agent("guesser", "nearest")
+    assert nearest.guesses(guesser_view(CARDS, "sea", 1, made=1), rng)[0] != STOP
+
+
+def test_minilm_agents_play_with_a_small_vocabulary():
+    pytest.importorskip("sentence_transformers")
+    spymaster = EmbeddingSpymaster(("minilm",), vocabulary_size=3000)
+    guesser = EmbeddingGuesser("minilm", vocabulary_size=3000)
+    log: list[dict] = []
+    records = play("single-team-2019", spymaster, guesser, range(20), turn_log=log)
+    assert records["won"].mean() >= 0.9
+    assert all(turn["valid"] and turn["clue"] in spymaster.vocabulary for turn in log)
+
+
+def test_robust_spymaster_keeps_the_worst_case_margin():
+    pytest.importorskip("sentence_transformers")
+    robust = EmbeddingSpymaster(("glove", "minilm"), vocabulary_size=3000)
+    identity = [
+        OWN,
+        OWN,
+        OWN,
+        BYSTANDER,
+        BYSTANDER,
+        OTHER,
+        OTHER,
+        BYSTANDER,
+        ASSASSIN,
+        BYSTANDER,
+        BYSTANDER,
+        BYSTANDER,
+    ]
+    view = board_view(CARDS, identity)
+    clues = robust.clues(view, np.random.default_rng(0))
+    word, number = clues.words[0], int(clues.numbers[0])
+    for table in robust.tables(tuple(CARDS)):  # the targets lead under both models
+        sims = table.sims[np.arange(len(CARDS)), table.clue_index[word]]
+        targets = [CARDS.index(card) for card in ("OCEAN", "BEACH", "SHIP")]
+        ranked = sorted(range(len(CARDS)), key=lambda i: -sims[i])
+        assert set(ranked[:number]) <= set(targets), (word, number)
+
+
+runner = CliRunner()
+
+
+def test_clue_command_prints_ranked_suggestions():
+    result = runner.invoke(
+        app,
+        [
+            "clue",
+            "--board",
+            ", ".join(CARDS),
+            "--targets",
+            "ocean, beach, ship",
+            "--avoid",
+            "money",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 5 and lines[0].startswith("1. ")
+    assert "margin" in lines[0] and "->" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--targets", "violin"], "--targets names cards not on --board: VIOLIN"),
+        (["--targets", "ocean", "--spymaster", "random"], "is not an embedding spymaster"),
+    ],
+)
+def test_clue_command_errors(args, message):
+    result = runner.invoke(app, ["clue", "--board", ", ".join(CARDS), *args])
+    assert result.exit_code == 1 and message in result.output
+
+
+def test_evaluate_command_table_and_errors():
+    result = runner.invoke(
+        app,
+        [
+            "evaluate",
+            "--variant",
+            "single-team-2019",
+            "--pairs",
+            "glove:glove,random:oracle",
+            "--games",
+            "20",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "clues_on_win" in result.output and "random" in result.output
+    bad = runner.invoke(app, ["evaluate", "--pairs", "glove"])
+    assert bad.exit_code == 1 and "must be spymaster:guesser" in bad.output

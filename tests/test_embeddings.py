@@ -1,0 +1,106 @@
+"""Word vectors: the packaged GloVe, gensim files (a real GloVe slice), MiniLM, combinations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codebots.embeddings import (
+    CombinedEmbedding,
+    KeyedEmbedding,
+    WordVectors,
+    glove_vectors,
+    load_embedding,
+    load_keyed_vectors,
+)
+from codebots.errors import CodebotsError
+
+DATA = Path(__file__).parent / "data"
+
+
+def cosine(a, b):
+    return float(np.dot(a, b))
+
+
+def test_glove_is_gensim_style_and_unit_normalized():
+    wv = glove_vectors()
+    assert len(wv) == 400_000 and wv.vectors.shape == (400_000, 50)
+    assert wv.vectors.dtype == np.float32 and not wv.vectors.flags.writeable
+    assert wv.index_to_key[wv.key_to_index["ocean"]] == "ocean"
+    assert np.allclose(np.linalg.norm(wv.vectors[:1000], axis=1), 1.0, atol=1e-5)
+    assert cosine(wv["king"], wv["queen"]) > cosine(wv["king"], wv["carrot"]) + 0.3
+
+
+def test_multi_word_cards_use_the_joined_key_else_average_their_words():
+    glove = load_embedding("glove")
+    wv = glove.wv
+    assert np.allclose(glove.card_vector("ICE CREAM"), wv["icecream"])  # GloVe knows it
+    assert "horaceslughorn" not in wv and "horace_slughorn" not in wv
+    expected = wv["horace"] + wv["slughorn"]
+    vector = glove.card_vector("HORACE SLUGHORN")
+    assert np.allclose(vector, expected / np.linalg.norm(expected), atol=1e-5)
+    assert np.allclose(glove.card_vector("OCEAN"), wv["ocean"])
+
+
+def test_unknown_words_use_compound_parts_then_fail_clearly():
+    glove = load_embedding("glove")
+    assert "polyjuice" not in glove.wv
+    vector = glove.card_vector("POLYJUICE")  # poly + juice
+    parts = glove.wv["poly"] + glove.wv["juice"]
+    assert np.allclose(vector, parts / np.linalg.norm(parts), atol=1e-5)
+    with pytest.raises(CodebotsError, match="the card 'XQZWV' has no vector in 'glove'"):
+        glove.card_vector("XQZWV")
+    with pytest.raises(CodebotsError, match="2 word\\(s\\) have no vector in 'glove': xqzwv, qqqj"):
+        glove.embed_words(["ocean", "xqzwv", "qqqj"])
+
+
+@pytest.mark.parametrize("name", ["glove_slice.w2v.txt", "glove_slice.glove.txt"])
+def test_gensim_files_load_with_the_same_vectors(name):
+    wv = load_keyed_vectors(DATA / name)
+    glove = glove_vectors()
+    assert len(wv) == 132
+    for word in ("king", "queen", "ocean", "potter"):
+        assert np.allclose(wv[word], glove[word], atol=1e-4)
+    embedding = load_embedding(f"kv:{DATA / name}")
+    assert isinstance(embedding, KeyedEmbedding) and embedding.dim == 50
+
+
+def test_bad_vector_files_and_specs_are_clear_errors(tmp_path):
+    with pytest.raises(CodebotsError, match="does not exist"):
+        load_keyed_vectors(tmp_path / "missing.bin")
+    broken = tmp_path / "broken.txt"
+    broken.write_text("3 50\nking 0.1 0.2\n")
+    with pytest.raises(CodebotsError, match="cannot read vectors from"):
+        load_keyed_vectors(broken)
+    with pytest.raises(CodebotsError, match="unknown embedding 'word3vec'"):
+        load_embedding("word3vec")
+
+
+def test_word_vectors_reject_mismatched_shapes():
+    with pytest.raises(ValueError, match="2 keys but 3 vectors"):
+        WordVectors("x", ["a", "b"], np.ones((3, 4)))
+
+
+def test_minilm_runs_offline_from_the_packaged_model(monkeypatch):
+    pytest.importorskip("sentence_transformers")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    minilm = load_embedding("minilm")
+    vectors = minilm.embed_words(["ocean", "sea", "carrot"])
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert cosine(vectors[0], vectors[1]) > cosine(vectors[0], vectors[2]) + 0.2
+    cards = minilm.embed_cards(["ICE CREAM", "HARRY POTTER"])  # phrases embedded as written
+    assert cards.shape == (2, 384)
+
+
+def test_combined_cosine_is_the_mean_of_the_models():
+    pytest.importorskip("sentence_transformers")
+    glove, minilm = load_embedding("glove"), load_embedding("minilm")
+    both = load_embedding("glove+minilm")
+    assert isinstance(both, CombinedEmbedding) and both.dim == 50 + 384
+    a, b = both.embed_words(["ocean", "water"])
+    g = glove.embed_words(["ocean", "water"])
+    m = minilm.embed_words(["ocean", "water"])
+    assert np.isclose(cosine(a, b), (cosine(*g) + cosine(*m)) / 2, atol=1e-5)
