@@ -72,7 +72,6 @@ def simulate(
 
         from codebots.agents import make_agent
         from codebots.arena import play
-        from codebots.report import atomic_write_text, summarize, to_markdown
         from codebots.variants import get_variant
 
         n_games = parse_int("--games", games, minimum=1)
@@ -88,12 +87,9 @@ def simulate(
             agent_seed=first_seed,
             progress=sys.stderr.isatty(),
         )
-        if out:
-            atomic_write_text(out, records.to_csv(index=False))
-        table = summarize(records)
+        publish(records, out, markdown)
     except CodebotsError as error:
         raise fail(error) from None
-    typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
 
 
 @app.command("check-clue")
@@ -218,7 +214,6 @@ def evaluate(
 
         from codebots.agents import make_agent
         from codebots.arena import play
-        from codebots.report import atomic_write_text, summarize, to_markdown
         from codebots.variants import get_variant
 
         n_games = parse_int("--games", games, minimum=1)
@@ -242,11 +237,18 @@ def evaluate(
         if not frames:
             raise CodebotsError("--pairs is empty; give e.g. --pairs glove:glove")
         records = pd.concat(frames, ignore_index=True)
-        if out:
-            atomic_write_text(out, records.to_csv(index=False))
-        table = summarize(records)
+        publish(records, out, markdown)
     except CodebotsError as error:
         raise fail(error) from None
+
+
+def publish(records, out: str | None, markdown: bool) -> None:
+    """Write the per-game records (atomically) if asked, then print the summary table."""
+    from codebots.report import atomic_write_text, summarize, to_markdown
+
+    if out:
+        atomic_write_text(out, records.to_csv(index=False))
+    table = summarize(records)
     typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
 
 

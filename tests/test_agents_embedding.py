@@ -90,22 +90,14 @@ CARDS = [
 ]
 
 
+# OCEAN, BEACH, SHIP ours; DOCTOR, HOSPITAL the other team's; MONEY the assassin.
+SEA_BOARD = [OWN, OWN, OWN, BYSTANDER, BYSTANDER, OTHER, OTHER, BYSTANDER, ASSASSIN] + [
+    BYSTANDER
+] * 3
+
+
 def test_spymaster_links_related_targets_and_avoids_the_assassin():
-    identity = [
-        OWN,
-        OWN,
-        OWN,
-        BYSTANDER,
-        BYSTANDER,
-        OTHER,
-        OTHER,
-        BYSTANDER,
-        ASSASSIN,
-        BYSTANDER,
-        BYSTANDER,
-        BYSTANDER,
-    ]
-    view = board_view(CARDS, identity)
+    view = board_view(CARDS, SEA_BOARD)
     spymaster = EmbeddingSpymaster(("glove",))
     clues = spymaster.clues(view, np.random.default_rng(0))
     word, number, targets = clues.words[0], int(clues.numbers[0]), clues.targets[0]
@@ -177,21 +169,7 @@ def test_minilm_agents_play_with_a_small_vocabulary():
 def test_robust_spymaster_keeps_the_worst_case_margin():
     pytest.importorskip("sentence_transformers")
     robust = EmbeddingSpymaster(("glove", "minilm"), vocabulary_size=3000)
-    identity = [
-        OWN,
-        OWN,
-        OWN,
-        BYSTANDER,
-        BYSTANDER,
-        OTHER,
-        OTHER,
-        BYSTANDER,
-        ASSASSIN,
-        BYSTANDER,
-        BYSTANDER,
-        BYSTANDER,
-    ]
-    view = board_view(CARDS, identity)
+    view = board_view(CARDS, SEA_BOARD)
     clues = robust.clues(view, np.random.default_rng(0))
     word, number = clues.words[0], int(clues.numbers[0])
     for table in robust.tables(tuple(CARDS)):  # the targets lead under both models
