@@ -55,9 +55,13 @@ def play_batch(
     clue_words = [""] * size
     clue_number = np.zeros(size, dtype=np.int16)
     open_turns: dict[int, dict] = {}
+    for agent in (spymaster, guesser):  # agents with per-game memory start afresh
+        if hasattr(agent, "begin"):
+            agent.begin(size)
     for _ in range(MAX_STEPS):
         phase = state.phase
         giving = phase == CLUE
+        new_clue = np.zeros(size, dtype=bool)
         if giving.any():
             view = spymaster_view(variant, words, state, giving)
             clues = spymaster.clues(view, rng)
@@ -80,10 +84,18 @@ def play_batch(
                     }
                     turn_log.append(open_turns[index])
             clue_number = np.where(giving, clues.numbers, clue_number).astype(np.int16)
+            new_clue = giving & (state.phase == GUESS)
         guessing = (state.phase == GUESS) | (state.phase == SUDDEN_DEATH)
         if guessing.any():
             view = guesser_view(
-                variant, words, state, guessing, clue_words, clue_number, guesser.privileged
+                variant,
+                words,
+                state,
+                guessing,
+                clue_words,
+                clue_number,
+                guesser.privileged,
+                new_clue,
             )
             cards = guesser.guesses(view, rng)
             if turn_log is not None:

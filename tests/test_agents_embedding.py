@@ -120,7 +120,7 @@ def test_marvel_cover_policy_takes_the_most_dangerous_agent():
     assert picks == {3, 4, 5}
 
 
-def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=()):
+def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=(), revealed=None, new=None):
     size = len(cards)
     padded = np.zeros((1, 25), dtype=np.int32)
     padded[0, :size] = np.arange(size)
@@ -128,17 +128,23 @@ def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=()):
     allowed[0, :size] = True if legal is None else legal
     wrong = np.zeros((1, 25), dtype=bool)
     wrong[0, list(known_wrong)] = True
+    public = np.full((1, 25), -1, dtype=np.int8)
+    for card, identity in (revealed or {}).items():
+        public[0, card] = identity
     return GuesserView(
-        get_variant("single-team-2019"),
-        tuple(cards),
-        padded,
-        allowed,
-        np.array([made > 0]),
-        (clue,),
-        np.array([number], np.int16),
-        np.array([made], np.int16),
-        np.ones(1, bool),
-        wrong,
+        variant=get_variant("single-team-2019"),
+        words=tuple(cards),
+        cards=padded,
+        legal=allowed,
+        can_stop=np.array([made > 0]),
+        clue_words=(clue,),
+        clue_number=np.array([number], np.int16),
+        guesses_made=np.array([made], np.int16),
+        active=np.ones(1, bool),
+        known_wrong=wrong,
+        revealed=public,
+        new_clue=np.array([made == 0 if new is None else new]),
+        side=np.zeros(1, np.int8),
     )
 
 
@@ -154,6 +160,31 @@ def test_guesser_picks_the_nearest_card_and_stops_at_the_number():
     assert guesser.guesses(guesser_view(CARDS, "sea", 1, known_wrong=[0]), rng)[0] != 0
     nearest = make_agent("guesser", "nearest")
     assert nearest.guesses(guesser_view(CARDS, "sea", 1, made=1), rng)[0] != STOP
+
+
+def test_guesser_spends_the_extra_guess_on_a_leftover_of_an_earlier_clue():
+    guesser = EmbeddingGuesser("glove", leftover_z=1.0)
+    guesser.begin(1)
+    rng = np.random.default_rng(0)
+    legal = np.ones(len(CARDS), bool)
+    assert guesser.guesses(guesser_view(CARDS, "sea", 2), rng)[0] == 0  # OCEAN, then a stop
+    legal[0] = False
+    # Next turn: "piano" 1. PIANO is found, the number is reached; "sea" still has one card.
+    view = guesser_view(CARDS, "piano", 1, legal=legal, revealed={0: OWN})
+    assert guesser.guesses(view, rng)[0] == 3  # PIANO
+    legal[3] = False
+    view = guesser_view(
+        CARDS, "piano", 1, made=1, legal=legal, revealed={0: OWN, 3: OWN}, new=False
+    )
+    assert guesser.guesses(view, rng)[0] in (1, 2)  # BEACH or SHIP, for "sea"
+    strict = EmbeddingGuesser("glove", leftover_z=9.0)  # never confident enough
+    strict.begin(1)
+    strict.guesses(guesser_view(CARDS, "sea", 2), rng)
+    strict.guesses(guesser_view(CARDS, "piano", 1, legal=legal, revealed={0: OWN}), rng)
+    view = guesser_view(
+        CARDS, "piano", 1, made=1, legal=legal, revealed={0: OWN, 3: OWN}, new=False
+    )
+    assert strict.guesses(view, rng)[0] == STOP
 
 
 def test_minilm_agents_play_with_a_small_vocabulary():

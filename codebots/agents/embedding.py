@@ -213,9 +213,15 @@ class EmbeddingSpymaster:
 class EmbeddingGuesser:
     """Touches the visible card most similar to the clue, up to the clue's number.
 
-    After the first guess it goes on only while the next card's softmax probability over
-    the remaining candidates (temperature ``temperature``) is at least ``threshold``;
-    ``stop_at_number=False`` never stops by itself (the 2019 competition bots).
+    It remembers the clues of the game and how many of their cards it has found (the
+    revealed colours tell it). A card's score is its z-scored similarity to the current clue
+    plus ``memory_weight`` times its best z-score for an earlier clue of the same side that
+    still has cards to find, so a clue given again for a target it missed narrows the
+    choice. After the number is reached it may spend the extra guess on the best leftover of
+    an earlier clue when that card's z-score is at least ``leftover_z``; after the first
+    guess it goes on only while the softmax probability of its next card (temperature
+    ``temperature``) is at least ``threshold``. ``stop_at_number=False`` never stops by itself
+    (the 2019 competition bots).
     """
 
     privileged = False
@@ -228,6 +234,8 @@ class EmbeddingGuesser:
         threshold: float = 0.0,
         temperature: float = 0.05,
         stop_at_number: bool = True,
+        memory_weight: float = 0.5,
+        leftover_z: float = 2.0,
     ):
         self.model = model
         self.name = name or model
@@ -235,6 +243,19 @@ class EmbeddingGuesser:
         self.threshold = threshold
         self.temperature = temperature
         self.stop_at_number = stop_at_number
+        self.memory_weight = memory_weight
+        self.leftover_z = leftover_z
+        self.begin(0)
+
+    def begin(self, size: int) -> None:
+        """Forget every game: a new batch of ``size`` games starts."""
+        self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
+        self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
+        self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
+        self._count = np.zeros(size, dtype=np.int64)  # clues remembered
+        self._current = np.full(size, -1, dtype=np.int64)  # slot of the clue being played
+        self._last_card = np.full(size, -1, dtype=np.int64)
+        self._last_slot = np.full(size, -1, dtype=np.int64)
 
     def clue_vectors(self, table, words) -> np.ndarray:
         index = table.clue_index
@@ -246,27 +267,93 @@ class EmbeddingGuesser:
             vectors[unknown] = table.model.embed_words([words[i] for i in unknown])
         return vectors
 
+    def _remember(self, view: GuesserView, clue: np.ndarray) -> None:
+        size = len(view.active)
+        if len(self._count) != size:
+            self.begin(size)
+        if self._vectors is None:
+            self._vectors = np.zeros((size, MEMORY, clue.shape[1]), dtype=np.float32)
+        rows = np.arange(size)
+        # What the last guess turned out to be: a found card counts for its clue.
+        judged = (self._last_card >= 0) & view.active
+        hit = judged & (view.revealed[rows, np.clip(self._last_card, 0, 24)] == OWN)
+        slots = np.clip(self._last_slot, 0, MEMORY - 1)
+        self._remaining[rows[hit], slots[hit]] = np.maximum(
+            self._remaining[rows[hit], slots[hit]] - 1, 0
+        )
+        self._last_card[judged] = -1
+        new = view.new_clue & view.active & (self._count < MEMORY)
+        slot = np.clip(self._count, 0, MEMORY - 1)
+        number = np.where(view.clue_number <= 0, MAX_TARGETS, view.clue_number)
+        self._vectors[rows[new], slot[new]] = clue[new]
+        self._remaining[rows[new], slot[new]] = number[new]
+        self._side[rows[new], slot[new]] = view.side[new]
+        self._current = np.where(new, slot, self._current)
+        self._count = self._count + new
+
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         table = model_tables(self.model, view.words, self.vocabulary)
         clue = self.clue_vectors(table, view.clue_words)  # (B, d)
-        sims = np.einsum("bkd,bd->bk", table.card_vectors[view.cards], clue)  # (B, 25)
+        self._remember(view, clue)
+        cards = table.card_vectors[view.cards]  # (B, 25, d)
         candidates = view.legal & ~view.known_wrong
         candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
-        scores = np.where(candidates, sims, -np.inf)
-        best = scores.argmax(axis=1)
-        top = scores.max(axis=1, keepdims=True)
-        top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
-        weights = np.exp((scores - top) / self.temperature)  # softmax over the candidates
-        total = weights.sum(axis=1)
-        probability = np.divide(
-            weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0
+        sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
+        current = _standardize(sims, candidates)
+        # Earlier clues of the same side with cards still to find.
+        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors)  # (B, M, 25)
+        slots = np.arange(MEMORY)[None, :]
+        open_slots = (
+            (self._remaining > 0)
+            & (self._side == view.side[:, None])
+            & (slots < self._count[:, None])
+            & (slots != self._current[:, None])
         )
+        old = _standardize(memory, candidates[:, None, :])
+        old = np.where(open_slots[:, :, None], old, -np.inf).max(axis=1)  # (B, 25)
+        combined = current + self.memory_weight * np.where(np.isfinite(old), old, 0.0)
+        combined = np.where(candidates, combined, -np.inf)
+        best = combined.argmax(axis=1)
+        leftover = np.where(candidates, old, -np.inf)
+        leftover_card = leftover.argmax(axis=1)
+        leftover_ok = leftover.max(axis=1) >= self.leftover_z
+
         number = view.clue_number.astype(np.int64)
         number = np.where(number <= 0, MAX_TARGETS, number)  # 0 / unlimited: no number cap
         wants_more = view.guesses_made < number if self.stop_at_number else True
-        confident = (view.guesses_made == 0) | (probability >= self.threshold)
-        stop = view.can_stop & ~(wants_more & confident)
-        return np.where(stop, STOP, best)
+        confident = (view.guesses_made == 0) | (
+            _softmax_top(sims, candidates, self.temperature) >= self.threshold
+        )
+        on_clue = wants_more & confident
+        take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number
+        choice = np.where(take_leftover, leftover_card, best)
+        stop = view.can_stop & ~on_clue & ~take_leftover
+        rows = np.arange(len(choice))
+        slot_of_old = np.where(open_slots[:, :, None], memory, -np.inf)[rows, :, choice]
+        self._last_card = np.where(view.active & ~stop, choice, -1)
+        self._last_slot = np.where(take_leftover, slot_of_old.argmax(axis=1), self._current)
+        return np.where(stop, STOP, choice)
+
+
+MEMORY = 32  # clues a guesser remembers per game
+
+
+def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """z-scores of similarities over the candidate cards (last axis)."""
+    count = np.maximum(candidates.sum(axis=-1, keepdims=True), 1)
+    mean = np.where(candidates, sims, 0.0).sum(axis=-1, keepdims=True) / count
+    spread = np.where(candidates, (sims - mean) ** 2, 0.0).sum(axis=-1, keepdims=True) / count
+    return (sims - mean) / np.maximum(np.sqrt(spread), 1e-6)
+
+
+def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -> np.ndarray:
+    """``(B,)`` softmax probability of the best candidate card."""
+    scores = np.where(candidates, sims, -np.inf)
+    top = scores.max(axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
+    weights = np.exp((scores - top) / temperature)
+    total = weights.sum(axis=1)
+    return np.divide(weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0)
 
 
 def _spymaster(models, name):

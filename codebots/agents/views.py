@@ -50,6 +50,10 @@ class GuesserView:
     guesses_made: np.ndarray  # (B,) int16 — this turn
     active: np.ndarray  # (B,) bool
     known_wrong: np.ndarray  # (B, 25) bool — known not to be the judging side's agents
+    revealed: np.ndarray  # (B, 25) int8 — public identity of covered cards (OWN/OTHER/
+    # BYSTANDER/ASSASSIN for the guessing side; Duet: OWN = found green), -1 while visible
+    new_clue: np.ndarray  # (B,) bool — the clue arrived this step (first guess of a turn)
+    side: np.ndarray  # (B,) int8 — whose clues these are: the team, or the judging Duet side
     secret: np.ndarray | None = None  # (B, 25) int8 judging side's identities, privileged only
 
 
@@ -90,6 +94,19 @@ def known_wrong(state: TeamState | DuetState, side: np.ndarray | None) -> np.nda
     return np.zeros(state.covered.shape, dtype=bool)
 
 
+def revealed_identity(state: TeamState | DuetState) -> np.ndarray:
+    """``(B, 25) int8`` what everyone at the table sees of covered cards (-1: not covered).
+
+    Team games: the covered card's colour from the guessing team's side. Duet: OWN for a
+    card covered by a green agent, BYSTANDER for one marked from both sides.
+    """
+    if isinstance(state, DuetState):
+        public = np.where(state.found, OWN, BYSTANDER).astype(np.int8)
+    else:
+        public = relative_identity(state.key, state.team)
+    return np.where(state.covered, public, -1).astype(np.int8)
+
+
 def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> SpymasterView:
     covered = state.covered
     return SpymasterView(
@@ -105,7 +122,14 @@ def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> Spymas
 
 
 def guesser_view(
-    variant: Variant, words, state, active: np.ndarray, clue_words, clue_number, privileged
+    variant: Variant,
+    words,
+    state,
+    active: np.ndarray,
+    clue_words,
+    clue_number,
+    privileged,
+    new_clue: np.ndarray | None = None,
 ) -> GuesserView:
     guessing = state.phase == GUESS
     return GuesserView(
@@ -122,5 +146,8 @@ def guesser_view(
         known_wrong=known_wrong(
             state, judging_side(state) if isinstance(state, DuetState) else None
         ),
+        revealed=revealed_identity(state),
+        new_clue=np.zeros(len(active), bool) if new_clue is None else new_clue,
+        side=(judging_side(state) if isinstance(state, DuetState) else state.team).astype(np.int8),
         secret=judging_identity(state) if privileged else None,
     )
