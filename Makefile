@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast bench lint format demo clean
+.PHONY: install test test-fast bench lint format demo tables clean
 
 install: $(STAMP)
 
@@ -34,6 +34,9 @@ format: install
 demo: install  ## the default (GloVe) agents on the benchmark boards, printed as a results table
 	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,nearest:glove,random:oracle --games 1000
 	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
+
+tables: install  ## regenerate every evaluation table into experiments/results/
+	$(PY) experiments/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

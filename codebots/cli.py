@@ -6,10 +6,13 @@ Domain errors (unknown variant, bad pool, bad number) print one line on stderr a
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from codebots.commands.campaign import register as register_campaign
+from codebots.commands.human import register as register_human
 from codebots.errors import CodebotsError
 
 app = typer.Typer(
@@ -195,51 +198,77 @@ def clue(
 
 @app.command()
 def evaluate(
-    variant: Annotated[str, typer.Option(help="Variant id or label.")] = "single-team-2019",
-    pairs: Annotated[
-        str, typer.Option(help="Comma-separated spymaster:guesser pairs.")
-    ] = "glove:glove",
-    games: Annotated[str, typer.Option(metavar="INT", help="Games per pair.")] = "1000",
+    variant: Annotated[str, typer.Option(help="Variant ids or labels, comma-separated.")] = (
+        "single-team-2019"
+    ),
+    pairs: Annotated[str, typer.Option(help="Comma-separated spymaster:guesser pairs.")] = (
+        "glove:glove"
+    ),
+    games: Annotated[str, typer.Option(metavar="INT", help="Games per cell.")] = "1000",
     seed: Annotated[str, typer.Option(metavar="INT", help="First board seed.")] = "0",
-    out: Annotated[str | None, typer.Option(help="Write one row per game to this CSV.")] = None,
+    config: Annotated[
+        str | None, typer.Option(help="A grid config (TOML/JSON) instead of the options above.")
+    ] = None,
+    out_dir: Annotated[
+        str | None,
+        typer.Option(help="Write NAME.csv/.md/.png here and cache finished cells (resumable)."),
+    ] = None,
+    name: Annotated[str, typer.Option(help="Base name of the output files.")] = "evaluation",
+    workers: Annotated[str, typer.Option(metavar="INT", help="Local worker processes.")] = "1",
+    backend: Annotated[str, typer.Option(help="local, or dask (cells as cluster tasks).")] = (
+        "local"
+    ),
+    address: Annotated[
+        str | None, typer.Option(help="Dask scheduler address (default: a local cluster).")
+    ] = None,
     markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
 ) -> None:
-    """Play every spymaster:guesser pair on the same boards and print one row per pair.
+    """Play a grid of pairings x variants and print one row per cell.
 
-    Example: codebots evaluate --variant single-team-2019 --pairs glove:glove,glove:minilm
+    Example: codebots evaluate --variant single-team-2019,duet --pairs glove:glove,glove:minilm
     """
+    import tempfile
+
     try:
-        import numpy as np
-        import pandas as pd
+        from codebots.evaluation import (
+            GridConfig,
+            grid_table,
+            load_config,
+            parse_pairs,
+            run_grid,
+            write_outputs,
+        )
+        from codebots.report import to_markdown
 
-        from codebots.agents import make_agent
-        from codebots.arena import play
-        from codebots.variants import get_variant
-
-        n_games = parse_int("--games", games, minimum=1)
-        first_seed = parse_int("--seed", seed, minimum=0)
-        spec = get_variant(variant)
-        frames = []
-        for pair in filter(None, (p.strip() for p in pairs.split(","))):
-            spymaster_name, sep, guesser_name = pair.partition(":")
-            if not sep:
-                raise CodebotsError(f"pair '{pair}' must be spymaster:guesser, e.g. glove:minilm")
-            frames.append(
-                play(
-                    spec,
-                    make_agent("spymaster", spymaster_name.strip()),
-                    make_agent("guesser", guesser_name.strip()),
-                    np.arange(first_seed, first_seed + n_games),
-                    agent_seed=first_seed,
-                    progress=sys.stderr.isatty(),
-                )
+        if config:
+            grid = load_config(config)
+            name = grid.name
+        else:
+            grid = GridConfig(
+                name=name,
+                variants=tuple(v.strip() for v in variant.split(",") if v.strip()),
+                pairs=parse_pairs(pairs.split(",")),
+                games=parse_int("--games", games, minimum=1),
+                seed=parse_int("--seed", seed, minimum=0),
             )
-        if not frames:
-            raise CodebotsError("--pairs is empty; give e.g. --pairs glove:glove")
-        records = pd.concat(frames, ignore_index=True)
-        publish(records, out, markdown)
+        count = parse_int("--workers", workers, minimum=1)
+        with tempfile.TemporaryDirectory() as scratch:
+            cache = Path(out_dir) / "cells" / name if out_dir else Path(scratch)
+            records = run_grid(
+                grid.cells(),
+                cache,
+                workers=count,
+                backend=backend,
+                address=address,
+                progress=sys.stderr.isatty(),
+            )
+        table = grid_table(records)
+        if out_dir:
+            for path in write_outputs(table, out_dir, name):
+                typer.echo(f"wrote {path}", err=True)
     except CodebotsError as error:
         raise fail(error) from None
+    typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
 
 
 def publish(records, out: str | None, markdown: bool) -> None:
@@ -259,6 +288,10 @@ def with_pandas_options(table) -> str:
         "display.width", 200, "display.max_columns", 20, "display.float_format", "{:.3f}".format
     ):
         typer.echo(table.to_string(index=False))
+
+
+register_campaign(app)
+register_human(app)
 
 
 def main() -> None:  # console-script entry point

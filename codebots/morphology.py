@@ -17,8 +17,6 @@ from __future__ import annotations
 import functools
 import math
 
-VERSION = 4  # bump when the rules below change: it invalidates cached forbid tables
-
 WORD_ZIPF = 3.0  # a "word" for stems and compound parts: wordfreq Zipf frequency >= 3
 SHORT_PART_ZIPF = 3.5  # 3-letter compound parts must be commoner (tar, ato, hor are not)
 BOTH_SHORT_ZIPF = 4.0  # ... and commoner still when both parts have 3 letters

@@ -26,12 +26,18 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.morphology import VERSION as MORPHOLOGY_VERSION
 from codebots.morphology import compound_parts, family, words_of
 
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
 _RELAXED = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
 CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
+# Cached forbid tables are keyed by the code that decides them, so an edit to the rules can
+# never serve a stale table.
+RULES_FINGERPRINT = hashlib.sha256(
+    b"".join(
+        (Path(__file__).parent / name).read_bytes() for name in ("morphology.py", "validity.py")
+    )
+).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -231,7 +237,7 @@ class ForbidTable:
     @classmethod
     def build(cls, checker: ClueChecker, vocabulary: tuple[str, ...], cache: bool) -> ForbidTable:
         digest = hashlib.sha256(
-            repr((MORPHOLOGY_VERSION, checker.options, checker.pool, vocabulary)).encode()
+            repr((RULES_FINGERPRINT, checker.options, checker.pool, vocabulary)).encode()
         ).hexdigest()[:20]
         path = CACHE_DIR / f"forbid-{digest}.npz"
         if cache and path.exists():

@@ -373,6 +373,11 @@ def _guesser(model, name, **fixed):
 register("spymaster", "glove")(_spymaster(("glove",), "glove"))
 register("spymaster", "minilm")(_spymaster(("minilm",), "minilm"))
 register("spymaster", "robust")(_spymaster(("glove", "minilm"), "robust"))
+register("spymaster", "glove-random-cover")(  # Marvel co-op: cover a random virtual agent
+    lambda **options: EmbeddingSpymaster(
+        models=("glove",), name="glove-random-cover", cover_policy="random", **options
+    )
+)
 register("guesser", "glove")(_guesser("glove", "glove"))
 register("guesser", "minilm")(_guesser("minilm", "minilm"))
 register("guesser", "nearest")(_guesser("glove", "nearest", stop_at_number=False))

@@ -1,0 +1,1 @@
+"""Command modules: each defines ``register(app)`` that adds its commands to a typer app."""

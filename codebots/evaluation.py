@@ -1,0 +1,272 @@
+"""Evaluation grids: (variant x spymaster x guesser) cells, cached, resumable, parallel.
+
+A *cell* plays ``games`` games of one pairing on one variant, seeds ``seed .. seed+games-1``.
+Each finished cell is written atomically to ``<cache>/<cell id>.csv`` (one row per game), so
+an interrupted sweep continues where it stopped and a finished cell is never recomputed.
+Cells run in this process, in ``workers`` local processes, or as tasks on a dask cluster.
+
+A config file (TOML or JSON) describes a grid::
+
+    name = "replication-2019"
+    variants = ["single-team-2019"]
+    pairs = ["glove:glove", "nearest:glove"]
+    games = 1000
+    seed = 0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tomllib
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from codebots.errors import CodebotsError
+from codebots.report import atomic_write_text, summarize, to_markdown
+
+CONFIG_KEYS = {"name": str, "variants": list, "pairs": list, "games": int, "seed": int}
+
+
+@dataclass(frozen=True)
+class Cell:
+    variant: str
+    spymaster: str
+    guesser: str
+    games: int
+    seed: int = 0
+
+    @property
+    def id(self) -> str:
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        readable = f"{self.variant}-{self.spymaster}-{self.guesser}".replace("/", "_")
+        return f"{readable}-{digest[:12]}"
+
+
+@dataclass(frozen=True)
+class GridConfig:
+    name: str
+    variants: tuple[str, ...]
+    pairs: tuple[str, ...]
+    games: int
+    seed: int = 0
+
+    def cells(self) -> list[Cell]:
+        out = []
+        for variant in self.variants:
+            for pair in self.pairs:
+                spymaster, _, guesser = pair.partition(":")
+                out.append(Cell(variant, spymaster.strip(), guesser.strip(), self.games, self.seed))
+        return out
+
+
+def parse_pairs(pairs: Iterable[str]) -> tuple[str, ...]:
+    clean = tuple(p.strip() for p in pairs if p.strip())
+    for pair in clean:
+        spymaster, sep, guesser = pair.partition(":")
+        if not sep or not spymaster.strip() or not guesser.strip():
+            raise CodebotsError(f"pair '{pair}' must be spymaster:guesser, e.g. glove:minilm")
+    if not clean:
+        raise CodebotsError("no pairs given; e.g. glove:glove")
+    return clean
+
+
+def load_config(path: str | os.PathLike) -> GridConfig:
+    """Read a grid config (TOML or JSON); unknown keys and wrong types are one-line errors."""
+    path = Path(path)
+    if not path.is_file():
+        raise CodebotsError(f"config file {path} does not exist")
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise CodebotsError(f"{path}: not valid {path.suffix[1:].upper()}: {error}") from None
+    unknown = sorted(set(data) - set(CONFIG_KEYS))
+    if unknown:
+        raise CodebotsError(
+            f"{path}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(CONFIG_KEYS)}"
+        )
+    for key, kind in CONFIG_KEYS.items():
+        if key not in data and key != "seed":
+            raise CodebotsError(f"{path}: missing key '{key}'")
+        if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
+            raise CodebotsError(f"{path}: '{key}' must be a {kind.__name__}, got {data[key]!r}")
+    if data["games"] < 1:
+        raise CodebotsError(f"{path}: 'games' must be at least 1, got {data['games']}")
+    return GridConfig(
+        name=data["name"],
+        variants=tuple(data["variants"]),
+        pairs=parse_pairs(data["pairs"]),
+        games=data["games"],
+        seed=data.get("seed", 0),
+    )
+
+
+def validate_cells(cells: list[Cell]) -> None:
+    """Fail before any game is played: unknown variants and agents are one-line errors."""
+    from codebots.agents import GUESSERS, SPYMASTERS
+    from codebots.variants import get_variant
+
+    for cell in cells:
+        get_variant(cell.variant)
+        for role, name, registry in (
+            ("spymaster", cell.spymaster, SPYMASTERS),
+            ("guesser", cell.guesser, GUESSERS),
+        ):
+            if name not in registry:
+                raise CodebotsError(
+                    f"unknown {role} '{name}'; known: {', '.join(sorted(registry))}"
+                )
+
+
+def run_cell(cell: Cell, progress: bool = False) -> pd.DataFrame:
+    """Play one cell (in whatever process calls it)."""
+    import warnings
+
+    from codebots.agents import make_agent
+    from codebots.arena import play
+
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+    return play(
+        cell.variant,
+        make_agent("spymaster", cell.spymaster),
+        make_agent("guesser", cell.guesser),
+        np.arange(cell.seed, cell.seed + cell.games),
+        agent_seed=cell.seed,
+        progress=progress,
+    )
+
+
+def _store(cache: Path, cell: Cell, records: pd.DataFrame) -> None:
+    atomic_write_text(cache / f"{cell.id}.csv", records.to_csv(index=False))
+
+
+def _load(cache: Path, cell: Cell) -> pd.DataFrame | None:
+    path = cache / f"{cell.id}.csv"
+    return pd.read_csv(path) if path.exists() else None
+
+
+def run_grid(
+    cells: list[Cell],
+    cache: str | os.PathLike,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Play every cell not yet cached; return all cells' records in cell order."""
+    if workers < 1:
+        raise CodebotsError(f"--workers must be at least 1, got {workers}")
+    if backend not in ("local", "dask"):
+        raise CodebotsError(f"unknown backend '{backend}'; use local or dask")
+    validate_cells(cells)
+    cache = Path(cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = [cell for cell in cells if _load(cache, cell) is None]
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), desc="cells", unit="cell", file=sys.stderr)
+    if backend == "dask":
+        _run_dask(todo, cache, address, workers, bar)
+    elif workers == 1:
+        for cell in todo:
+            _store(cache, cell, run_cell(cell, progress=progress))
+            if bar is not None:
+                bar.update()
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            futures = {pool.submit(run_cell, cell): cell for cell in todo}
+            for future in as_completed(futures):
+                _store(cache, futures[future], future.result())
+                if bar is not None:
+                    bar.update()
+    if bar is not None:
+        bar.close()
+    return pd.concat([_load(cache, cell) for cell in cells], ignore_index=True)
+
+
+def _run_dask(todo: list[Cell], cache: Path, address: str | None, workers: int, bar) -> None:
+    """Cells as tasks on a dask cluster: an existing one at ``address``, else a local one."""
+    try:
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
+    except ImportError:
+        raise CodebotsError(
+            "the dask backend needs dask.distributed: pip install 'codebots[cluster]'"
+        ) from None
+    if address:
+        client, cluster = Client(address), None
+    else:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        futures = {client.submit(run_cell, cell, pure=False): cell for cell in todo}
+        for future in dask_completed(list(futures)):
+            _store(cache, futures[future], future.result())
+            if bar is not None:
+                bar.update()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def grid_table(records: pd.DataFrame) -> pd.DataFrame:
+    """The summary table, with the most common Marvel rank where there is one."""
+    table = summarize(records)
+    if "rank" in records:
+        ranks = (
+            records.dropna(subset=["rank"])
+            .groupby(["variant", "spymaster", "guesser"], sort=False)["rank"]
+            .agg(lambda values: values.mode().iloc[0])
+        )
+        table = table.merge(
+            ranks.rename("typical_rank").reset_index(),
+            how="left",
+            on=["variant", "spymaster", "guesser"],
+        )
+    return table
+
+
+def write_outputs(table: pd.DataFrame, out_dir: str | os.PathLike, name: str) -> list[Path]:
+    """``name``.csv, ``name``.md and ``name``.png (win rates with 95% intervals)."""
+    out_dir = Path(out_dir)
+    paths = [
+        atomic_write_text(out_dir / f"{name}.csv", table.to_csv(index=False)),
+        atomic_write_text(out_dir / f"{name}.md", to_markdown(table) + "\n"),
+    ]
+    paths.append(plot_win_rates(table, out_dir / f"{name}.png"))
+    return paths
+
+
+def plot_win_rates(table: pd.DataFrame, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{r.variant}\n{r.spymaster}→{r.guesser}" for r in table.itertuples()]
+    figure, axis = plt.subplots(figsize=(max(4.0, 1.2 * len(table)), 3.6))
+    rates = table["win_rate"].to_numpy()
+    errors = np.clip(np.vstack([rates - table["win_low"], table["win_high"] - rates]), 0, None)
+    axis.bar(range(len(table)), rates, yerr=errors, capsize=4, color="#4c72b0")
+    axis.set_xticks(range(len(table)), labels, fontsize=7)
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel("win rate (95% Wilson interval)")
+    figure.tight_layout()
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp.png")
+    figure.savefig(temporary, dpi=120)
+    plt.close(figure)
+    os.replace(temporary, path)
+    return path

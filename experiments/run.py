@@ -1,0 +1,44 @@
+"""Regenerate the evaluation tables into experiments/results/ (``make tables``).
+
+    python experiments/run.py [CONFIG ...]      # default: every experiments/*.toml
+
+Each config is a grid (see codebots.evaluation); finished cells are cached under
+experiments/results/cells/, so an interrupted run continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from codebots.evaluation import grid_table, load_config, run_grid, write_outputs
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def run(config_path: Path) -> None:
+    start = time.perf_counter()
+    grid = load_config(config_path)
+    records = run_grid(
+        grid.cells(), RESULTS / "cells" / grid.name, workers=2, progress=sys.stderr.isatty()
+    )
+    write_outputs(grid_table(records), RESULTS, grid.name)
+    print(f"{grid.name}: {len(records)} games in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def main(argv: list[str]) -> int:
+    configs = [Path(a) for a in argv] or sorted(HERE.glob("*.toml"))
+    for config in configs:
+        run(config)
+    campaign = HERE / "mission_log.py"
+    if not argv and campaign.exists():
+        import runpy
+
+        runpy.run_path(str(campaign), run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

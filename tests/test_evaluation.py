@@ -1,0 +1,177 @@
+"""Evaluation grids: configs, cached and resumable cells, workers, dask, outputs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from codebots.cli import app
+from codebots.errors import CodebotsError
+from codebots.evaluation import Cell, grid_table, load_config, run_grid, write_outputs
+
+runner = CliRunner()
+QUICK = [Cell("classic", "random", "random", 200), Cell("duet", "random", "oracle", 200)]
+
+
+def write(tmp_path: Path, text: str, name: str = "grid.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_config_round_trip(tmp_path):
+    grid = load_config(
+        write(
+            tmp_path,
+            'name = "t"\nvariants = ["duet", "classic"]\npairs = ["random:oracle"]\ngames = 10\n',
+        )
+    )
+    assert [c.variant for c in grid.cells()] == ["duet", "classic"] and grid.seed == 0
+    json_grid = load_config(
+        write(
+            tmp_path,
+            '{"name": "j", "variants": ["duet"], "pairs": ["glove:glove"], "games": 5, "seed": 3}',
+            "grid.json",
+        )
+    )
+    assert json_grid.cells() == [Cell("duet", "glove", "glove", 5, 3)]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            'name = "t"\nvariants = ["duet"]\npairs = ["a:b"]\ngames = 1\ncolour = 2\n',
+            "unknown key\\(s\\) colour",
+        ),
+        ('name = "t"\nvariants = ["duet"]\npairs = ["a:b"]\n', "missing key 'games'"),
+        (
+            'name = "t"\nvariants = "duet"\npairs = ["a:b"]\ngames = 1\n',
+            "'variants' must be a list",
+        ),
+        (
+            'name = "t"\nvariants = ["duet"]\npairs = ["glove"]\ngames = 1\n',
+            "must be spymaster:guesser",
+        ),
+        ('name = "t"\nvariants = ["duet"]\npairs = ["a:b"]\ngames = 0\n', "at least 1"),
+        ("name = = 1\n", "not valid TOML"),
+    ],
+)
+def test_malformed_configs_are_one_line_errors(tmp_path, text, message):
+    with pytest.raises(CodebotsError, match=message) as error:
+        load_config(write(tmp_path, text))
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "cell, message",
+    [
+        (Cell("nope", "random", "random", 5), "unknown variant 'nope'"),
+        (Cell("duet", "genius", "random", 5), "unknown spymaster 'genius'"),
+        (Cell("duet", "random", "psychic", 5), "unknown guesser 'psychic'"),
+    ],
+)
+def test_unknown_variants_and_agents_fail_before_playing(tmp_path, cell, message):
+    with pytest.raises(CodebotsError, match=message):
+        run_grid([QUICK[0], cell], tmp_path)
+    assert not list(tmp_path.iterdir())  # nothing was played
+
+
+def test_cells_are_cached_and_workers_give_the_same_table(tmp_path):
+    serial = run_grid(QUICK, tmp_path / "serial")
+    files = sorted((tmp_path / "serial").iterdir())
+    assert len(files) == 2
+    stamps = [f.stat().st_mtime_ns for f in files]
+    again = run_grid(QUICK, tmp_path / "serial")
+    assert [f.stat().st_mtime_ns for f in files] == stamps  # loaded, not recomputed
+    pd.testing.assert_frame_equal(serial, again)
+    parallel = run_grid(QUICK, tmp_path / "parallel", workers=2)
+    pd.testing.assert_frame_equal(grid_table(serial), grid_table(parallel))
+
+
+def test_outputs_csv_markdown_png(tmp_path):
+    table = grid_table(run_grid([Cell("marvel-coop", "random", "oracle", 50)], tmp_path / "c"))
+    assert "typical_rank" in table.columns and table.loc[0, "mean_score"] > 0
+    paths = write_outputs(table, tmp_path / "out", "marvel")
+    assert [p.name for p in paths] == ["marvel.csv", "marvel.md", "marvel.png"]
+    assert paths[2].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "marvel.csv",
+        "marvel.md",
+        "marvel.png",
+    ]  # no temporary files left
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_the_same_table_as_the_local_run(tmp_path):
+    pytest.importorskip("dask.distributed")
+    local = grid_table(run_grid(QUICK, tmp_path / "local"))
+    clustered = grid_table(run_grid(QUICK, tmp_path / "dask", backend="dask", workers=2))
+    pd.testing.assert_frame_equal(local, clustered)
+
+
+@pytest.mark.slow
+def test_an_interrupted_sweep_resumes_without_recomputing(tmp_path):
+    config = write(
+        tmp_path,
+        'name = "sweep"\nvariants = ["single-team-2019", "duet", '
+        '"classic", "marvel-coop"]\npairs = ["glove:glove"]\n'
+        "games = 400\n",
+    )
+    command = [sys.executable, "-m", "codebots", "evaluate", "--config", str(config)]
+    cells = tmp_path / "out" / "cells" / "sweep"
+    process = subprocess.Popen(
+        [*command, "--out-dir", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 240
+    while not (cells.exists() and list(cells.glob("*.csv"))):
+        assert process.poll() is None and time.monotonic() < deadline, "no cell finished"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=60)
+    done = {p.name: p.stat().st_mtime_ns for p in cells.glob("*.csv")}
+    assert 1 <= len(done) < 4 and not (tmp_path / "out" / "sweep.md").exists()
+    resumed = subprocess.run(
+        [*command, "--out-dir", str(tmp_path / "out"), "--markdown"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    for name, stamp in done.items():  # finished cells were not recomputed
+        assert (cells / name).stat().st_mtime_ns == stamp
+    fresh = subprocess.run(
+        [*command, "--out-dir", str(tmp_path / "fresh"), "--markdown"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert resumed.stdout == fresh.stdout
+    assert (tmp_path / "out" / "sweep.md").read_text() == (
+        tmp_path / "fresh" / "sweep.md"
+    ).read_text()
+
+
+def test_evaluate_command_errors():
+    result = runner.invoke(app, ["evaluate", "--config", "missing.toml"])
+    assert result.exit_code == 1 and "config file missing.toml does not exist" in result.output
+    result = runner.invoke(app, ["evaluate", "--variant", "duet", "--pairs", "random:psychic"])
+    assert result.exit_code == 1 and "unknown guesser 'psychic'" in result.output
+    result = runner.invoke(app, ["evaluate", "--workers", "0"])
+    assert result.exit_code == 1 and "--workers must be at least 1" in result.output
+
+
+def test_environment_is_not_changed_by_the_grid(tmp_path):
+    before = dict(os.environ)
+    run_grid(QUICK[:1], tmp_path)
+    assert dict(os.environ) == before
