@@ -245,6 +245,36 @@ def agent_figures(figures: dict, args) -> None:
     name = "agents/glove-pair/single-team-2019/games_per_s"
     figures[name] = {"value": round(rate, 1), "unit": "games/s"}
     report(name, f"{rate:,.0f} games/s", "GloVe spymaster + GloVe guesser, warm cache, 2 cores")
+    seconds = cell_seconds()
+    figures["evaluation/cell_10000_games/s"] = {"value": round(seconds, 1), "unit": "s"}
+    report(
+        "evaluation/cell_10000_games/s",
+        f"{seconds:.1f} s",
+        "codebots evaluate, GloVe pair, single-team-2019, start-up included, warm cache",
+    )
+
+
+def cell_seconds(games: int = 10_000) -> float:
+    """Wall time of ``codebots evaluate`` for one GloVe-pair single-team-2019 cell of
+    ``games`` games, start-up included (warm on-disk caches)."""
+    import subprocess
+
+    command = [
+        sys.executable,
+        "-m",
+        "codebots",
+        "evaluate",
+        "--variant",
+        "single-team-2019",
+        "--pairs",
+        "glove:glove",
+        "--games",
+        str(games),
+    ]
+    subprocess.run(command, check=True, capture_output=True)  # warm the caches
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.perf_counter() - start
 
 
 def report(name: str, value: str, note: str) -> None:

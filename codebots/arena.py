@@ -163,12 +163,15 @@ def play(
     agent_seed: int = 0,
     progress: bool = False,
     turn_log: list | None = None,
+    first_batch: int = 0,
 ) -> pd.DataFrame:
     """Play one game per seed; returns one row per game (see :func:`game_records`).
 
     Board and key of a game depend on its seed alone; the agents' random choices come from
     ``numpy.random.default_rng([agent_seed, batch index])``, so the same call gives the same
-    table. ``turn_log``: see :func:`play_batch`.
+    table. ``turn_log``: see :func:`play_batch`. ``first_batch`` numbers the batches of a
+    slice of a longer run, so that playing a run in slices of whole batches gives the same
+    games as playing it at once.
     """
     if batch_size < 1:
         raise CodebotsError(f"batch size must be a positive integer, not {batch_size}")
@@ -185,7 +188,7 @@ def play(
 
         starts = tqdm(starts, desc=game.variant.label, unit="batch", leave=False)
     for batch_index, start in enumerate(starts):
-        rng = np.random.default_rng([agent_seed, batch_index])
+        rng = np.random.default_rng([agent_seed, first_batch + batch_index])
         final = play_batch(
             game, spymaster, guesser, seeds[start : start + batch_size], rng, turn_log
         )

@@ -126,22 +126,36 @@ def validate_cells(cells: list[Cell]) -> None:
                 )
 
 
-def run_cell(cell: Cell, progress: bool = False) -> pd.DataFrame:
-    """Play one cell (in whatever process calls it)."""
+BATCH = 4096  # games per engine batch; cells split across workers in whole batches
+
+
+def run_cell(cell: Cell, progress: bool = False, part: tuple[int, int] | None = None):
+    """Play one cell, or the batches ``part = (first, stop)`` of it (in any process)."""
     import warnings
 
     from codebots.agents import make_agent
     from codebots.arena import play
 
     warnings.filterwarnings("ignore", category=RuntimeWarning)
+    first, stop = part or (0, -(-cell.games // BATCH))
+    seeds = np.arange(cell.seed, cell.seed + cell.games)[first * BATCH : stop * BATCH]
     return play(
         cell.variant,
         make_agent("spymaster", cell.spymaster),
         make_agent("guesser", cell.guesser),
-        np.arange(cell.seed, cell.seed + cell.games),
+        seeds,
+        batch_size=BATCH,
         agent_seed=cell.seed,
         progress=progress,
+        first_batch=first,
     )
+
+
+def _parts(cell: Cell, workers: int) -> list[tuple[int, int]]:
+    """Whole-batch slices of a cell, about one per worker (the games do not depend on it)."""
+    batches = -(-cell.games // BATCH)
+    edges = np.linspace(0, batches, min(workers, batches) + 1).round().astype(int)
+    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
 def _store(cache: Path, cell: Cell, records: pd.DataFrame) -> None:
@@ -183,12 +197,24 @@ def run_grid(
             if bar is not None:
                 bar.update()
     else:
+        # Every cell in whole-batch parts, so that one big cell also uses every worker.
         with ProcessPoolExecutor(workers) as pool:
-            futures = {pool.submit(run_cell, cell): cell for cell in todo}
+            pending = {cell: {} for cell in todo}
+            futures = {
+                pool.submit(run_cell, cell, False, part): (cell, part)
+                for cell in todo
+                for part in _parts(cell, workers)
+            }
             for future in as_completed(futures):
-                _store(cache, futures[future], future.result())
-                if bar is not None:
-                    bar.update()
+                cell, part = futures[future]
+                pending[cell][part] = future.result()
+                if len(pending[cell]) == len(_parts(cell, workers)):
+                    done = pending.pop(cell)
+                    _store(
+                        cache, cell, pd.concat([done[p] for p in sorted(done)], ignore_index=True)
+                    )
+                    if bar is not None:
+                        bar.update()
     if bar is not None:
         bar.close()
     return pd.concat([_load(cache, cell) for cell in cells], ignore_index=True)

@@ -175,3 +175,11 @@ def test_environment_is_not_changed_by_the_grid(tmp_path):
     before = dict(os.environ)
     run_grid(QUICK[:1], tmp_path)
     assert dict(os.environ) == before
+
+
+def test_a_big_cell_split_across_workers_gives_the_same_games(tmp_path, monkeypatch):
+    monkeypatch.setattr("codebots.evaluation.BATCH", 64)  # 300 games = 5 batches
+    cell = [Cell("classic", "random", "random", 300)]
+    serial = run_grid(cell, tmp_path / "one")
+    split = run_grid(cell, tmp_path / "two", workers=2)
+    pd.testing.assert_frame_equal(serial, split)

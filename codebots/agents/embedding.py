@@ -24,6 +24,7 @@ from codebots.engine.constants import STOP, UNLIMITED
 from codebots.errors import CodebotsError
 
 MAX_TARGETS = 9
+SCORE_BLOCK = 64  # games scored at once by the spymaster
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
 
 
@@ -71,10 +72,11 @@ class EmbeddingSpymaster:
         words = [""] * size
         numbers = np.full(size, UNLIMITED, dtype=np.int16)
         intended: list[tuple[int, ...]] = [()] * size
-        games = np.flatnonzero(view.active)
-        if len(games):
+        vocabulary = self.tables(view.words)[0].vocabulary
+        active = np.flatnonzero(view.active)
+        # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
+        for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
             chosen, counts, targets = self._choose(view, games)
-            vocabulary = self.tables(view.words)[0].vocabulary
             for game, clue_id, number, aims in zip(games, chosen, counts, targets):
                 words[game] = vocabulary[clue_id]
                 numbers[game] = number
@@ -102,8 +104,9 @@ class EmbeddingSpymaster:
         danger_l = self.danger[np.take_along_axis(identity, layout, axis=1)]
         size = len(games)
         neighbours = main.neighbours[:, : self.candidates]
-        candidates = neighbours[cards_l[:, :MAX_TARGETS]].reshape(size, -1)  # (G, C)
-        candidate_ok = np.repeat(targets_l, neighbours.shape[1], axis=1)
+        slots = max(int(targets_l.sum(axis=1).max()), 1)  # late in a game: fewer targets
+        candidates = neighbours[cards_l[:, :slots]].reshape(size, -1)  # (G, C)
+        candidate_ok = np.repeat(targets_l[:, :slots], neighbours.shape[1], axis=1)
         candidate_ok &= ~main.forbid.forbidden(cards, visible, candidates)
         valid_ok = candidate_ok.copy()  # every clue the fallback may use
         if self.dictionary_only:  # names and brands are trivia another model may not share
