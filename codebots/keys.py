@@ -151,12 +151,11 @@ def competition_board(
     (``counts`` gives the 2025 benchmark's 9/8/7/1). Returns (pool indices, key codes).
     """
     rng = random.Random(int(seed))
+    # Shuffle a list as long as the file (as the framework shuffles its lines): the
+    # permutation depends only on the length, so shuffling the indices gives the same board.
     order = list(range(len(pool_lines)))
-    lines = list(pool_lines)
-    # Shuffle the lines themselves (as the framework does) and track where each came from.
-    paired = list(zip(lines, order))
-    rng.shuffle(paired)
-    cards = [index for _, index in paired[:N_CARDS]]
+    rng.shuffle(order)
+    cards = order[:N_CARDS]
     red, blue, bystanders, assassins = counts
     key = [RED] * red + [BLUE] * blue + [BYSTANDER] * bystanders + [ASSASSIN] * assassins
     rng.shuffle(key)

@@ -122,10 +122,10 @@ class Variant:
             )
         if self.family == "duet" and self.mission is None and not 9 <= self.tokens <= 12:
             raise CodebotsError(f"duet tokens must be 9..12 (standard 10), not {self.tokens}")
-        for name in ("sudden_death_forgiveness", "two_word_clues", "double_clues"):
-            if not 0 <= getattr(self, name) <= 9:
-                raise CodebotsError(f"{name} must be 0..9, not {getattr(self, name)}")
-        for name in ("touch_two", "mark_bystander"):
+        for name in (
+            "sudden_death_forgiveness", "two_word_clues", "double_clues", "touch_two",
+            "mark_bystander",
+        ):  # fmt: skip
             if not 0 <= getattr(self, name) <= 9:
                 raise CodebotsError(f"{name} must be 0..9, not {getattr(self, name)}")
 
