@@ -13,6 +13,7 @@ import typer
 
 from codebots.commands.campaign import register as register_campaign
 from codebots.commands.human import register as register_human
+from codebots.commands.play import register as register_play
 from codebots.errors import CodebotsError
 
 app = typer.Typer(
@@ -292,6 +293,7 @@ def with_pandas_options(table) -> str:
 
 register_campaign(app)
 register_human(app)
+register_play(app)
 
 
 def main() -> None:  # console-script entry point

@@ -1,0 +1,419 @@
+"""One game between a person and the AI: whose move it is, parsing the person's input,
+the AI's moves, a JSONL record written atomically after every move, resume and replay.
+
+Roles. Team games: the person plays red as ``guesser`` (an AI spymaster gives the clues) or
+as ``spymaster`` (AI guessers guess); blue, the virtual team's covers and the other AI seats
+are played by the AI (in Marvel co-op the person covers when they are the spymaster).
+Duet and missions: the person is player 0 and the AI player 1; they alternate giving clues
+and each sees only their own side of the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from codebots.engine import (
+    CLUE,
+    COVER,
+    DONE,
+    GUESS,
+    NO_ACTION,
+    PASS,
+    STOP,
+    SUDDEN_DEATH,
+    UNLIMITED,
+    ClueAction,
+    CoverAction,
+    DuetState,
+    GuessAction,
+    make,
+)
+from codebots.engine.constants import END_REASON_NAMES
+from codebots.errors import CodebotsError
+from codebots.render import ROWS, coordinate
+from codebots.report import atomic_write_text
+from codebots.validity import CheckOptions, check_clue, checker_for
+from codebots.variants import get_variant
+from codebots.vocab import load_pool
+
+ROLES = ("guesser", "spymaster")
+RECORD_VERSION = 1
+
+
+class InputProblem(ValueError):
+    """The person's input cannot be used; the message says why and what to type."""
+
+
+@dataclass
+class Session:
+    variant: str
+    seed: int
+    role: str
+    spymaster_name: str
+    guesser_name: str
+    path: Path | None = None
+    penalties: bool = False
+    events: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from codebots.agents import make_agent
+
+        if self.role not in ROLES:
+            raise CodebotsError(f"role must be one of {', '.join(ROLES)}, not '{self.role}'")
+        self.spec = get_variant(self.variant)
+        self.game = make(self.spec)
+        self.words = load_pool(self.spec.pool).words
+        self.state = self.game.reset([self.seed])
+        self.duet = isinstance(self.state, DuetState)
+        self.spymaster = make_agent("spymaster", self.spymaster_name)
+        self.guesser = make_agent("guesser", self.guesser_name)
+        if hasattr(self.guesser, "begin"):
+            self.guesser.begin(1)
+        self.rng = np.random.default_rng([self.seed, 7])
+        self.clue_word, self.clue_number, self.new_clue = "", 0, False
+
+    # -- records -------------------------------------------------------------------------
+
+    def header(self) -> dict:
+        return {
+            "type": "start",
+            "version": RECORD_VERSION,
+            "variant": self.spec.label,
+            "seed": self.seed,
+            "role": self.role,
+            "spymaster": self.spymaster_name,
+            "guesser": self.guesser_name,
+            "penalties": self.penalties,
+        }
+
+    def save(self) -> None:
+        if self.path is not None:
+            lines = [json.dumps(self.header())] + [json.dumps(e) for e in self.events]
+            atomic_write_text(self.path, "\n".join(lines) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Session:
+        """Rebuild a saved game by replaying its record (the AI is not asked again)."""
+        path = Path(path)
+        try:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        except (OSError, json.JSONDecodeError) as error:
+            raise CodebotsError(f"cannot read the game record {path}: {error}") from None
+        if not lines or lines[0].get("type") != "start":
+            raise CodebotsError(f"{path} is not a codebots game record (no start line)")
+        head = lines[0]
+        session = cls(
+            head["variant"],
+            int(head["seed"]),
+            head["role"],
+            head["spymaster"],
+            head["guesser"],
+            path,
+            bool(head.get("penalties")),
+        )
+        for event in lines[1:]:
+            session.apply(event)
+        return session
+
+    # -- whose move ----------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return bool(self.state.phase[0] == DONE)
+
+    def human_move(self) -> str | None:
+        """ "clue", "guess" or "cover" when the person must act; None for the AI; "done"."""
+        phase = int(self.state.phase[0])
+        if phase == DONE:
+            return "done"
+        if self.duet:
+            if phase == CLUE:
+                return "clue" if self.state.giver[0] == 0 else None
+            if phase == GUESS:
+                return "guess" if self.state.giver[0] == 1 else None
+            return "guess" if self.game.sudden_death_guessers(self.state)[0, 0] else None
+        team = int(self.state.team[0])
+        ours = team == 0
+        if phase == CLUE:
+            return "clue" if ours and self.role == "spymaster" else None
+        if phase == GUESS:
+            return "guess" if ours and self.role == "guesser" else None
+        if phase == COVER:
+            players_choose = self.spec.opponent == "virtual" or ours
+            return "cover" if players_choose and self.role == "spymaster" else None
+        return None
+
+    # -- applying moves ------------------------------------------------------------------
+
+    def apply(self, event: dict) -> None:
+        """Apply one recorded move to the engine and append it to the record."""
+        kind = event["type"]
+        if kind == "clue":
+            self.state = self.game.step_clue(
+                self.state,
+                ClueAction(
+                    number=event["number"],
+                    valid=event.get("valid", True),
+                    giver=event.get("giver", -1),
+                ),
+            )
+            self.clue_word, self.clue_number, self.new_clue = event["word"], event["number"], True
+        elif kind == "guess":
+            self.state = self.game.step_guess(
+                self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))
+            )
+            self.new_clue = False
+        elif kind == "cover":
+            self.state = self.game.step_cover(self.state, CoverAction(card=event["card"]))
+        else:
+            raise CodebotsError(f"unknown move type '{kind}' in the game record")
+        self.events.append(event)
+
+    def ai_move(self) -> dict:
+        """Let the AI make the next move; returns the recorded event."""
+        from codebots.agents.views import guesser_view, spymaster_view
+
+        phase = int(self.state.phase[0])
+        active = np.ones(1, bool)
+        if phase == CLUE:
+            view = spymaster_view(self.spec, self.words, self.state, active)
+            clues = self.spymaster.clues(view, self.rng)
+            word, number = clues.words[0], int(clues.numbers[0])
+            valid = bool(checker_for(self.words).valid([word], self.state.cards, view.visible)[0])
+            targets = [self.card_word(i) for i in (clues.targets[0] if clues.targets else ())]
+            event = {
+                "type": "clue",
+                "by": "ai",
+                "word": word,
+                "number": number,
+                "valid": valid,
+                "targets": targets,
+                "margin": self._margin(view, word, number),
+            }
+        elif phase in (GUESS, SUDDEN_DEATH):
+            view = guesser_view(
+                self.spec,
+                self.words,
+                self.state,
+                active,
+                [self.clue_word],
+                np.array([self.clue_number], np.int16),
+                self.guesser.privileged,
+                np.array([self.new_clue]),
+            )
+            card = int(self.guesser.guesses(view, self.rng)[0])
+            event = {
+                "type": "guess",
+                "by": "ai",
+                "card": card,
+                "word": self.card_word(card) if card >= 0 else "STOP",
+                "runner_up": self._runner_up(view, card),
+            }
+            if phase == SUDDEN_DEATH:
+                event["guesser"] = 1
+        else:
+            view = spymaster_view(self.spec, self.words, self.state, active)
+            card = int(self.spymaster.covers(view, self.rng)[0])
+            event = {
+                "type": "cover",
+                "by": "ai",
+                "card": card,
+                "word": self.card_word(card) if card >= 0 else "PASS",
+            }
+        before = self.snapshot_outcome()
+        self.apply(event)
+        event["result"] = self.outcome_since(before, event)
+        self.save()
+        return event
+
+    def _margin(self, view, word: str, number: int) -> float | None:
+        if not hasattr(self.spymaster, "top_clues"):
+            return None
+        for row in self.spymaster.top_clues(view, 0, 20):
+            if row["clue"] == word:
+                return round(row["margin"], 3)
+        return None
+
+    def _runner_up(self, view, card: int) -> list[str]:
+        """The guesser's next choices after ``card`` (embedding guessers), for explanations."""
+        if not hasattr(self.guesser, "clue_vectors") or not self.clue_word:
+            return []
+        from codebots.agents.tables import model_tables
+
+        table = model_tables(self.guesser.model, self.words, self.guesser.vocabulary)
+        clue = self.guesser.clue_vectors(table, [self.clue_word])[0]
+        sims = table.card_vectors[self.state.cards[0]] @ clue
+        legal = view.legal[0].copy()
+        if card >= 0:
+            legal[card] = False
+        order = np.argsort(-np.where(legal, sims, -np.inf))
+        return [self.card_word(i) for i in order[:2] if legal[i]]
+
+    # -- the person's input --------------------------------------------------------------
+
+    def card_word(self, index: int) -> str:
+        return self.words[self.state.cards[0, index]]
+
+    def visible_words(self) -> list[str]:
+        return [self.card_word(i) for i in range(25) if not self.state.covered[0, i]]
+
+    def find_card(self, text: str) -> int:
+        """A card by grid coordinate (B3) or name (case-insensitive, a unique prefix)."""
+        text = text.strip().upper()
+        match = re.fullmatch(r"([A-E])([1-5])", text)
+        if match:
+            return ROWS.index(match.group(1)) * 5 + int(match.group(2)) - 1
+        names = [self.card_word(i) for i in range(25)]
+        if text in names:
+            return names.index(text)
+        prefixed = [i for i, name in enumerate(names) if name.startswith(text)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if len(prefixed) > 1:
+            options = ", ".join(names[i] for i in prefixed)
+            raise InputProblem(f"'{text.lower()}' could be {options}: type more letters")
+        close = difflib.get_close_matches(text, names, n=1, cutoff=0.75)
+        hint = f" — did you mean {close[0]}?" if close else ""
+        raise InputProblem(f"no card '{text.lower()}' on the board{hint}")
+
+    def human_clue(self, text: str) -> dict:
+        parts = text.strip().split()
+        if len(parts) < 2:
+            raise InputProblem("give a clue as: word number (e.g. 'ocean 2', 'fruit unlimited')")
+        word, count = " ".join(parts[:-1]), parts[-1].lower()
+        if count in ("unlimited", "inf", "∞"):
+            number = UNLIMITED
+        elif count.isdigit() and int(count) <= 9:
+            number = int(count)
+        else:
+            raise InputProblem(f"'{parts[-1]}' is not a number 0..9 or 'unlimited'")
+        if not self.duet:
+            if number == 0 and not self.spec.zero_clues:
+                raise InputProblem(f"{self.spec.id} does not allow 0 clues")
+            if number == UNLIMITED and not self.spec.unlimited_clues:
+                raise InputProblem(f"{self.spec.id} does not allow unlimited clues")
+        verdict = check_clue(word, self.visible_words(), CheckOptions())
+        if not verdict.valid and not self.penalties:
+            raise InputProblem(f"invalid clue: {verdict.reason}")
+        event = {
+            "type": "clue",
+            "by": "human",
+            "word": word,
+            "number": number,
+            "valid": verdict.valid,
+        }
+        return self._human_event(event)
+
+    def human_guess(self, text: str) -> dict:
+        if text.strip().lower() == "stop":
+            if self.state.phase[0] == SUDDEN_DEATH:
+                raise InputProblem("no stopping in sudden death: guess a card")
+            if self.state.guesses_made[0] == 0:
+                raise InputProblem("guess at least one card before you stop")
+            return self._human_event({"type": "guess", "by": "human", "card": STOP, "word": "STOP"})
+        card = self.find_card(text)
+        if self.state.covered[0, card]:
+            raise InputProblem(f"{self.card_word(card)} is already covered")
+        event = {"type": "guess", "by": "human", "card": card, "word": self.card_word(card)}
+        if self.state.phase[0] == SUDDEN_DEATH:
+            event["guesser"] = 0
+        return self._human_event(event)
+
+    def human_cover(self, text: str) -> dict:
+        if text.strip().lower() == "pass":
+            if self.spec.opponent == "virtual":
+                raise InputProblem("the virtual team must cover a card: name one of its agents")
+            return self._human_event({"type": "cover", "by": "human", "card": PASS, "word": "PASS"})
+        card = self.find_card(text)
+        legal = self.game.legal_covers(self.state)[0]
+        if not legal[card]:
+            raise InputProblem(
+                f"{self.card_word(card)} is not an uncovered agent of the team that covers"
+            )
+        return self._human_event(
+            {"type": "cover", "by": "human", "card": card, "word": self.card_word(card)}
+        )
+
+    def _human_event(self, event: dict) -> dict:
+        before = self.snapshot_outcome()
+        self.apply(event)
+        event["result"] = self.outcome_since(before, event)
+        self.save()
+        return event
+
+    # -- describing what happened --------------------------------------------------------
+
+    def snapshot_outcome(self) -> np.ndarray:
+        return self.state.covered[0].copy()
+
+    def outcome_since(self, covered_before: np.ndarray, event: dict) -> str:
+        if event["type"] == "clue":
+            return "" if event.get("valid", True) else "invalid: penalty"
+        card = event.get("card", -1)
+        if card < 0:
+            return ""
+        if self.duet:
+            if self.state.found[0, card]:
+                return "green agent"
+            return "bystander" if not self.done or self.state.end_reason[0] != 2 else "assassin"
+        names = {0: "red agent", 1: "blue agent", 2: "bystander", 3: "assassin"}
+        return names[int(self.state.key[0, card])]
+
+    def result_text(self) -> str:
+        reason = END_REASON_NAMES[int(self.state.end_reason[0])]
+        winner = int(self.state.winner[0])
+        if self.duet or self.spec.opponent != "team":
+            verdict = "You won" if winner == 0 else "You lost"
+        else:
+            verdict = "Red won" if winner == 0 else "Blue won"
+        score = self.game.score(self.state)[0]
+        extra = "" if np.isnan(score) else f", score {score:g}"
+        return f"{verdict} ({reason}{extra})."
+
+    def explanations(self) -> list[str]:
+        lines = []
+        for event in self.events:
+            if event.get("by") != "ai":
+                continue
+            if event["type"] == "clue":
+                number = "unlimited" if event["number"] == UNLIMITED else event["number"]
+                margin = "" if event.get("margin") is None else f", margin {event['margin']:+.3f}"
+                lines.append(
+                    f"clue {event['word']} {number}: meant "
+                    f"{', '.join(event.get('targets', [])) or '?'}{margin}"
+                )
+            elif event["type"] == "guess" and event["card"] >= 0:
+                runner = ", ".join(event.get("runner_up", [])) or "-"
+                lines.append(
+                    f"guess {event['word']} ({event.get('result', '')}); next choices: {runner}"
+                )
+        return lines
+
+
+def replay_lines(path: str | Path) -> list[str]:
+    """A saved game, move by move, as text."""
+    session = Session.load(path)
+    head = session.header()
+    lines = [
+        f"{head['variant']} seed {head['seed']}: you as {head['role']}, AI spymaster "
+        f"{head['spymaster']}, AI guesser {head['guesser']}"
+    ]
+    for number, event in enumerate(session.events, start=1):
+        who = "you" if event.get("by") == "human" else "AI"
+        if event["type"] == "clue":
+            count = "unlimited" if event["number"] == UNLIMITED else event["number"]
+            lines.append(f"{number:3d}. {who} clue: {event['word']} {count}")
+        else:
+            result = f" -> {event['result']}" if event.get("result") else ""
+            lines.append(f"{number:3d}. {who} {event['type']}: {event['word']}{result}")
+    lines.append(session.result_text() if session.done else "(game not finished)")
+    return lines
+
+
+__all__ = ["InputProblem", "Session", "coordinate", "replay_lines", "NO_ACTION"]

@@ -1,0 +1,95 @@
+"""Board rendering for the terminal (rich): the grid, covered cards, marks, the time bank."""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.table import Table
+from rich.text import Text
+
+from codebots.engine import DuetState
+from codebots.engine.constants import ASSASSIN, BLUE, BYSTANDER, RED
+
+ROWS = "ABCDE"
+TEAM_STYLE = {
+    RED: "bold white on red",
+    BLUE: "bold white on blue",
+    BYSTANDER: "black on grey70",
+    ASSASSIN: "bold white on grey11",
+}
+KEY_STYLE = {RED: "red", BLUE: "blue", BYSTANDER: "grey50", ASSASSIN: "bold magenta"}
+
+
+def coordinate(index: int) -> str:
+    """Grid name of a card position: 0 -> A1, 24 -> E5."""
+    return f"{ROWS[index // 5]}{index % 5 + 1}"
+
+
+def board_table(
+    state, words, game: int = 0, key_side: int | None = None, show_key: bool = False
+) -> Table:
+    """A 5x5 table of one game. ``show_key``: colour visible words by the key (team games:
+    the key; Duet: side ``key_side``)."""
+    table = Table(show_header=True, header_style="bold", show_lines=True, pad_edge=False)
+    table.add_column("")
+    for column in range(5):
+        table.add_column(str(column + 1), justify="center", min_width=10)
+    duet = isinstance(state, DuetState)
+    for row in range(5):
+        cells = []
+        for column in range(5):
+            index = row * 5 + column
+            word = words[state.cards[game, index]]
+            cells.append(_cell(state, game, index, word, duet, key_side, show_key))
+        table.add_row(ROWS[row], *cells)
+    return table
+
+
+def _cell(state, game, index, word, duet, key_side, show_key) -> Text:
+    if duet:
+        marks = "".join(f" ✕{side}" for side in (0, 1) if state.marked[game, side, index])
+        if state.found[game, index]:
+            return Text(f"{word}\n[agent]", style="bold white on green4")
+        if state.covered[game, index]:
+            return Text(f"{word}\n{marks.strip()}", style=TEAM_STYLE[BYSTANDER])
+        style = ""
+        if show_key and key_side is not None:
+            code = int(state.key[game, key_side, index])
+            style = {0: "green", BYSTANDER: "grey50", ASSASSIN: "bold magenta"}[code]
+        return Text(word + (f"\n{marks.strip()}" if marks else ""), style=style)
+    code = int(state.key[game, index])
+    if state.covered[game, index]:
+        return Text(
+            f"{word}\n[{['red', 'blue', 'bystander', 'assassin'][code]}]", style=TEAM_STYLE[code]
+        )
+    return Text(word, style=KEY_STYLE[code] if show_key else "")
+
+
+def status_line(state, game: int = 0) -> str:
+    """Agents left, the time bank, the phase: one line."""
+    if isinstance(state, DuetState):
+        left = int(state.total_greens_left()[game])
+        bank = (
+            f"time bank {int(state.bank[game])} (time side {int(state.time_tokens[game])}, "
+            f"mistake side {int(state.mistake_tokens[game])})"
+        )
+        extra = " — SUDDEN DEATH" if state.sudden_death[game] else ""
+        return f"greens left {left}/15, {bank}{extra}"
+    red = int(((state.key[game] == RED) & ~state.covered[game]).sum())
+    blue = int(((state.key[game] == BLUE) & ~state.covered[game]).sum())
+    return f"red agents left {red}, blue agents left {blue}"
+
+
+def clue_history(events: list[dict]) -> str:
+    clues = [e for e in events if e["type"] == "clue"]
+    if not clues:
+        return "no clues yet"
+    return "clues: " + ", ".join(f"{e['word']} {_number(e['number'])}" for e in clues[-8:])
+
+
+def _number(number: int) -> str:
+    return "unlimited" if number == -1 else str(number)
+
+
+def rank_cards(scores: np.ndarray, legal: np.ndarray, words: list[str], k: int = 3) -> list[str]:
+    order = np.argsort(-np.where(legal, scores, -np.inf))
+    return [words[i] for i in order[:k] if legal[i]]

@@ -1,0 +1,188 @@
+"""Terminal play end to end: scripted people win and lose every variant in every role."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from codebots.cli import app
+from codebots.play import Session, replay_lines
+from codebots.validity import checker_for
+
+runner = CliRunner()
+
+
+def choose(session: Session, move: str, win: bool) -> str:
+    """What a scripted person types: a perfect partner (win) or one who aims at an
+    assassin (lose)."""
+    from codebots.agents.views import spymaster_view
+
+    state = session.state
+    covered = state.covered[0]
+    if move == "guess":
+        if session.duet:
+            side = int(state.giver[0]) if state.phase[0] == 1 else 1  # the judging side
+            key = state.key[0, side]
+            good, bad = (key == 0) & ~covered, (key == 3) & ~covered
+        else:
+            good, bad = (state.key[0] == 0) & ~covered, (state.key[0] == 3) & ~covered
+        pick = bad if not win and bad.any() else good
+        if not pick.any():
+            return "stop"
+        return session.card_word(int(np.flatnonzero(pick)[0])).lower()
+    view = spymaster_view(session.spec, session.words, state, np.ones(1, bool))
+    if move == "cover":
+        return session.card_word(int(session.spymaster.covers(view, session.rng)[0]))
+    if win:
+        clues = session.spymaster.clues(view, session.rng)
+        return f"{clues.words[0]} {int(clues.numbers[0])}"
+    # A clue for the assassin: its nearest valid clue word, number 1.
+    assassin = int(np.flatnonzero((view.identity[0] == 3) & ~covered)[0])
+    table = session.spymaster.tables(session.words)[0]
+    checker = checker_for(session.words)
+    for clue_id in table.neighbours[state.cards[0, assassin]]:
+        word = table.vocabulary[clue_id]
+        if checker.valid([word], state.cards, ~state.covered)[0]:
+            return f"{word} 1"
+    raise AssertionError("no clue for the assassin")
+
+
+def script(variant: str, role: str, seed: int, win: bool) -> tuple[list[str], Session]:
+    session = Session(variant, seed, role, "glove", "glove")
+    inputs = []
+    for _ in range(300):
+        if session.done:
+            return inputs, session
+        move = session.human_move()
+        if move is None:
+            session.ai_move()
+            continue
+        text = choose(session, move, win)
+        getattr(session, f"human_{move}")(text)
+        inputs.append(text)
+    raise AssertionError("the scripted game did not end")
+
+
+def expected_text(session: Session, win: bool) -> str:
+    if session.duet or session.spec.opponent != "team":
+        return "You won" if win else "You lost"
+    return "Red won" if win else "Blue won"
+
+
+CASES = [
+    (variant, role, win)
+    for variant in ("single-team-2019", "classic", "marvel-coop", "duet", "mission/gringotts")
+    for role in (
+        ("guesser", "spymaster")
+        if variant in ("single-team-2019", "classic", "marvel-coop")
+        else ("guesser",)
+    )
+    for win in (True, False)
+]
+
+
+def find_seed(variant, role, win):
+    for seed in range(40):
+        inputs, session = script(variant, role, seed, win)
+        if (session.state.winner[0] == 0) == win:
+            return seed, inputs, session
+    raise AssertionError(f"no seed gives a {'win' if win else 'loss'} for {variant}/{role}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, role, win", CASES)
+def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
+    seed, inputs, session = find_seed(variant, role, win)
+    record = tmp_path / "game.jsonl"
+    result = runner.invoke(
+        app,
+        ["play", "--variant", variant, "--role", role, "--seed", str(seed), "--save", str(record)],
+        input="\n".join(inputs) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert expected_text(session, win) in result.output
+    assert "How the AI saw it:" in result.output
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines[0]["type"] == "start" and lines[0]["seed"] == seed
+    assert len(lines) - 1 == len(session.events)
+    assert replay_lines(record)[-1] == session.result_text()
+
+
+@pytest.mark.slow
+def test_a_killed_game_resumes_on_the_same_board(tmp_path):
+    seed, inputs, session = find_seed("duet", "guesser", True)
+    record = tmp_path / "game.jsonl"
+    half = len(inputs) // 2
+    first = runner.invoke(
+        app,
+        ["play", "--variant", "duet", "--seed", str(seed), "--save", str(record)],
+        input="\n".join(inputs[:half]) + "\nquit\n",
+    )
+    assert first.exit_code == 0 and "continue with: codebots play --resume" in first.output
+    saved = Session.load(record)
+    assert (saved.state.cards == session.state.cards).all()  # the same board
+    assert not saved.done
+    second = runner.invoke(
+        app, ["play", "--resume", str(record)], input="\n".join(inputs[half:]) + "\n"
+    )
+    assert second.exit_code == 0, second.output
+    assert "You won" in second.output and "resumed" in second.output
+    final = Session.load(record)
+    assert final.done and final.result_text() == session.result_text()
+
+
+def test_input_help_typos_and_invalid_clues():
+    session = Session("single-team-2019", 3, "spymaster", "glove", "glove")
+    cards = [session.card_word(i) for i in range(25)]
+    from codebots.play import InputProblem
+
+    with pytest.raises(InputProblem, match="invalid clue: 'Snow' is the visible word"):
+        session.human_clue("Snow 2")
+    with pytest.raises(InputProblem, match="not a number"):
+        session.human_clue("weather lots")
+    with pytest.raises(InputProblem, match="does not allow 0 clues"):
+        session.human_clue("weather 0")
+    assert session.find_card("a1") == 0 and session.find_card(cards[7].lower()) == 7
+    with pytest.raises(InputProblem, match="did you mean SATELLITE"):
+        session.find_card("satelite")
+    assert session.find_card("sate") == cards.index("SATELLITE")  # a unique prefix
+
+
+def test_pseudo_terminal_session(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    _, session = script("single-team-2019", "guesser", 3, False)
+    assassin = [e["word"] for e in session.events if e.get("result") == "assassin"][0]
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "codebots",
+            "play",
+            "--variant",
+            "single-team-2019",
+            "--seed",
+            "3",
+            "--save",
+            str(tmp_path / "g.jsonl"),
+        ],
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 140),
+    )
+    child.expect("your guess> ")
+    child.sendline(assassin.lower())
+    child.expect("You lost")
+    child.expect(pexpect.EOF)
+
+
+def test_replay_and_bad_records(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "clue"}\n')
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 1 and "not a codebots game record" in result.output
+    result = runner.invoke(app, ["play", "--role", "captain"])
+    assert result.exit_code == 1 and "role must be one of guesser, spymaster" in result.output
