@@ -186,3 +186,40 @@ def test_replay_and_bad_records(tmp_path):
     assert result.exit_code == 1 and "not a codebots game record" in result.output
     result = runner.invoke(app, ["play", "--role", "captain"])
     assert result.exit_code == 1 and "role must be one of guesser, spymaster" in result.output
+
+
+@pytest.mark.slow
+def test_a_killed_process_loses_nothing(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    seed, inputs, session = find_seed("single-team-2019", "guesser", True)
+    record = tmp_path / "g.jsonl"
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "codebots",
+            "play",
+            "--variant",
+            "single-team-2019",
+            "--seed",
+            str(seed),
+            "--save",
+            str(record),
+        ],
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 140),
+    )
+    for text in inputs[:3]:
+        child.expect("your guess> ")
+        child.sendline(text)
+    child.expect("your guess> ")  # the third guess has been recorded
+    child.kill(9)  # no chance to clean up
+    child.close(force=True)
+    saved = Session.load(record)
+    assert [e["word"].lower() for e in saved.events if e["by"] == "human"] == inputs[:3]
+    result = runner.invoke(
+        app, ["play", "--resume", str(record)], input="\n".join(inputs[3:]) + "\n"
+    )
+    assert result.exit_code == 0 and "You won" in result.output
+    assert Session.load(record).result_text() == session.result_text()
