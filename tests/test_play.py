@@ -152,27 +152,29 @@ def test_input_help_typos_and_invalid_clues():
     assert session.find_card("sate") == cards.index("SATELLITE")  # a unique prefix
 
 
+def spawn_play(pexpect, seed, record):
+    """``codebots play`` (single-team-2019, you guess) in a real pseudo-terminal."""
+    arguments = [
+        "-m",
+        "codebots",
+        "play",
+        "--variant",
+        "single-team-2019",
+        "--seed",
+        str(seed),
+        "--save",
+        str(record),
+    ]
+    return pexpect.spawn(
+        sys.executable, arguments, encoding="utf-8", timeout=120, dimensions=(50, 140)
+    )
+
+
 def test_pseudo_terminal_session(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     _, session = script("single-team-2019", "guesser", 3, False)
     assassin = [e["word"] for e in session.events if e.get("result") == "assassin"][0]
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            "-m",
-            "codebots",
-            "play",
-            "--variant",
-            "single-team-2019",
-            "--seed",
-            "3",
-            "--save",
-            str(tmp_path / "g.jsonl"),
-        ],
-        encoding="utf-8",
-        timeout=120,
-        dimensions=(50, 140),
-    )
+    child = spawn_play(pexpect, "3", str(tmp_path / "g.jsonl"))
     child.expect("your guess> ")
     child.sendline(assassin.lower())
     child.expect("You lost")
@@ -193,23 +195,7 @@ def test_a_killed_process_loses_nothing(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     seed, inputs, session = find_seed("single-team-2019", "guesser", True)
     record = tmp_path / "g.jsonl"
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            "-m",
-            "codebots",
-            "play",
-            "--variant",
-            "single-team-2019",
-            "--seed",
-            str(seed),
-            "--save",
-            str(record),
-        ],
-        encoding="utf-8",
-        timeout=120,
-        dimensions=(50, 140),
-    )
+    child = spawn_play(pexpect, str(seed), str(record))
     for text in inputs[:3]:
         child.expect("your guess> ")
         child.sendline(text)
