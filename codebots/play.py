@@ -1,9 +1,11 @@
 """One game between a person and the AI: whose move it is, parsing the person's input,
 the AI's moves, a JSONL record written atomically after every move, resume and replay.
 
-Roles. Team games: the person plays red as ``guesser`` (an AI spymaster gives the clues) or
-as ``spymaster`` (AI guessers guess); blue, the virtual team's covers and the other AI seats
-are played by the AI (in Marvel co-op the person covers when they are the spymaster).
+Roles. Team games: the person plays red as ``guesser`` (an AI spymaster gives the clues), as
+``spymaster`` (AI guessers guess), or red's two seats as a ``team`` (two people at one
+terminal: the key is shown on clue turns only); blue, the virtual team's covers and the
+other AI seats are played by the AI (in Marvel co-op the people cover when they hold the
+spymaster's seat).
 Duet and missions: the person is player 0 and the AI player 1; they alternate giving clues
 and each sees only their own side of the key.
 """
@@ -42,7 +44,7 @@ from codebots.validity import CheckOptions, check_clue, checker_for
 from codebots.variants import get_variant
 from codebots.vocab import load_pool
 
-ROLES = ("guesser", "spymaster")
+ROLES = ("guesser", "spymaster", "team")  # team: people in both red seats
 RECORD_VERSION = 1
 
 
@@ -60,6 +62,7 @@ class Session:
     path: Path | None = None
     penalties: bool = False
     events: list[dict] = field(default_factory=list)
+    campaign: dict | None = None  # {"path", "mission", "bonuses"} for a mission-log game
 
     def __post_init__(self) -> None:
         from codebots.agents import make_agent
@@ -140,13 +143,14 @@ class Session:
             return "guess" if self.game.sudden_death_guessers(self.state)[0, 0] else None
         team = int(self.state.team[0])
         ours = team == 0
+        gives = self.role in ("spymaster", "team")
         if phase == CLUE:
-            return "clue" if ours and self.role == "spymaster" else None
+            return "clue" if ours and gives else None
         if phase == GUESS:
-            return "guess" if ours and self.role == "guesser" else None
+            return "guess" if ours and self.role in ("guesser", "team") else None
         if phase == COVER:
             players_choose = self.spec.opponent == "virtual" or ours
-            return "cover" if players_choose and self.role == "spymaster" else None
+            return "cover" if players_choose and gives else None
         return None
 
     # -- applying moves ------------------------------------------------------------------

@@ -209,3 +209,68 @@ def test_a_killed_process_loses_nothing(tmp_path):
     )
     assert result.exit_code == 0 and "You won" in result.output
     assert Session.load(record).result_text() == session.result_text()
+
+
+@pytest.mark.slow
+def test_a_human_team_against_the_ai_team(tmp_path):
+    seed, inputs, session = find_seed("classic", "team", True)
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "--variant",
+            "classic",
+            "--role",
+            "team",
+            "--seed",
+            str(seed),
+            "--save",
+            str(tmp_path / "g.jsonl"),
+        ],
+        input="\n".join(inputs) + "\n",
+    )
+    assert result.exit_code == 0 and "Red won" in result.output
+    humans = {e["type"] for e in session.events if e["by"] == "human"}
+    assert humans == {"clue", "guess"}  # the people hold both red seats
+
+
+@pytest.mark.slow
+def test_the_mission_log_campaign_inside_play(tmp_path):
+    from codebots.campaign_progress import CampaignProgress
+
+    progress_file = tmp_path / "campaign.json"
+    seed, inputs, _ = find_seed("mission/london", "guesser", True)
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "--campaign",
+            str(progress_file),
+            "--seed",
+            str(seed),
+            "--save",
+            str(tmp_path / "g.jsonl"),
+        ],
+        input="\n".join(inputs) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "[open  ] london" in result.output and "[locked] privet-drive" in result.output
+    assert "You won" in result.output and "1 of 24 missions won" in result.output
+    progress = CampaignProgress.load(progress_file)
+    assert progress.won == ["london"] and progress.games[0]["mission"] == "london"
+    assert any(line.startswith("[open  ] privet-drive") for line in progress.status_lines())
+    # Bonuses: only held ones can be spent, and only on open missions.
+    progress.held.append("sudden_death_forgiveness")
+    progress.save()
+    mission = progress.choose("privet-drive")
+    label = progress.variant_for(mission, ["sudden_death_forgiveness"])
+    assert label == "mission/privet-drive[sudden_death_forgiveness=1]"
+    for args, message in (
+        (["--use-bonus", "double_clues"], "bonus 'double_clues' is not held"),
+        (["--mission", "the-burrow"], "mission 'the-burrow' is locked"),
+        (["--mission", "azkaban"], "unknown mission 'azkaban'"),
+    ):
+        bad = runner.invoke(app, ["play", "--campaign", str(progress_file), *args])
+        assert bad.exit_code == 1 and message in bad.output, bad.output
+    assert progress.record(mission, ["sudden_death_forgiveness"], True, "x.jsonl") is None
+    assert CampaignProgress.load(progress_file).spent == ["sudden_death_forgiveness"]

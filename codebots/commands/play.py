@@ -20,7 +20,9 @@ def register(app: typer.Typer) -> None:
         variant: Annotated[
             str, typer.Option(help="Variant id, e.g. duet or mission/gringotts.")
         ] = "classic",
-        role: Annotated[str, typer.Option(help="Team games: guesser or spymaster.")] = "guesser",
+        role: Annotated[
+            str, typer.Option(help="Team games: guesser, spymaster, or team (both red seats).")
+        ] = "guesser",
         seed: Annotated[str, typer.Option(metavar="INT", help="Board seed.")] = "0",
         spymaster: Annotated[str, typer.Option(help="The AI spymaster.")] = "glove",
         guesser: Annotated[str, typer.Option(help="The AI guesser.")] = "glove",
@@ -29,6 +31,16 @@ def register(app: typer.Typer) -> None:
         penalties: Annotated[
             bool, typer.Option(help="Invalid clues get the rule book's penalty instead of a retry.")
         ] = False,
+        campaign: Annotated[
+            str | None, typer.Option(help="Mission-log progress file: play its next mission.")
+        ] = None,
+        mission: Annotated[
+            str | None, typer.Option(help="With --campaign: an open mission to play instead.")
+        ] = None,
+        use_bonus: Annotated[
+            str,
+            typer.Option(help="With --campaign: held reward bonuses to spend, comma-separated."),
+        ] = "",
     ) -> None:
         """Play a game with the AI at the terminal; every move is saved as it is made.
 
@@ -48,7 +60,12 @@ def register(app: typer.Typer) -> None:
             else:
                 number = parse_int("--seed", seed, minimum=0)
                 path = Path(save or f"codebots-game-{number}.jsonl")
-                session = Session(variant, number, role, spymaster, guesser, path, penalties)
+                plan = None
+                if campaign:
+                    variant, plan = campaign_game(campaign, mission, use_bonus)
+                session = Session(
+                    variant, number, role, spymaster, guesser, path, penalties, campaign=plan
+                )
                 session.save()
                 typer.echo(f"recording to {path}")
         except CodebotsError as error:
@@ -80,6 +97,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(describe(event))
         show(console, session, reveal=True)
         typer.echo(session.result_text())
+        if session.campaign:
+            finish_campaign_game(session)
         lines = session.explanations()
         if lines:
             typer.echo("How the AI saw it:")
@@ -101,6 +120,35 @@ def register(app: typer.Typer) -> None:
             typer.echo(line)
 
 
+def campaign_game(path: str, slug: str | None, use: str) -> tuple[str, dict]:
+    """Show the campaign, pick the mission and the bonuses: (variant label, plan)."""
+    from codebots.campaign_progress import CampaignProgress
+
+    progress = CampaignProgress.load(path)
+    for line in progress.status_lines():
+        typer.echo(line)
+    mission = progress.choose(slug)
+    bonuses = [b.strip() for b in use.split(",") if b.strip()]
+    variant = progress.variant_for(mission, bonuses)
+    typer.echo(f"mission: {mission.name} ({variant})")
+    return variant, {"path": path, "mission": mission.slug, "bonuses": bonuses}
+
+
+def finish_campaign_game(session) -> None:
+    from codebots.campaign_progress import CampaignProgress
+    from codebots.missions import MISSIONS_BY_SLUG
+
+    plan = session.campaign
+    progress = CampaignProgress.load(plan["path"])
+    won = bool(session.state.winner[0] == 0)
+    earned = progress.record(
+        MISSIONS_BY_SLUG[plan["mission"]], plan["bonuses"], won, str(session.path)
+    )
+    if earned:
+        typer.echo(f"box finished: you earned the bonus '{earned}'")
+    typer.echo(f"campaign saved to {plan['path']}: {len(progress.won)} of 24 missions won")
+
+
 def describe(event: dict) -> str:
     who = "You" if event.get("by") == "human" else "AI"
     if event["type"] == "clue":
@@ -115,7 +163,10 @@ def describe(event: dict) -> str:
 def show(console, session, reveal: bool = False) -> None:
     from codebots.render import board_table, clue_history, status_line
 
-    spymaster_view = session.duet or session.role == "spymaster" or reveal
+    giving = session.human_move() in ("clue", "cover")
+    spymaster_view = (
+        session.duet or session.role == "spymaster" or reveal or (session.role == "team" and giving)
+    )
     console.print(
         board_table(
             session.state,

@@ -1,0 +1,113 @@
+"""A person's mission-log campaign: progress kept in a JSON file between games.
+
+Which missions are won, which are unlocked (the rules of :mod:`codebots.campaign`), the
+reward bonuses earned, held and spent. ``codebots play --campaign FILE`` plays the next
+mission (or ``--mission``), spends the bonuses asked for with ``--use-bonus`` and records
+the result here when the game ends.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from codebots.campaign import BOXES, bonus_options, is_unlocked, next_mission
+from codebots.errors import CodebotsError
+from codebots.missions import MISSIONS, MISSIONS_BY_SLUG, REWARDS, Mission
+from codebots.report import atomic_write_text
+from codebots.variants import get_variant
+
+
+@dataclass
+class CampaignProgress:
+    path: str
+    won: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)  # reward bonuses earned, not yet spent
+    spent: list[str] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)  # mission, bonuses, won, record
+
+    @classmethod
+    def load(cls, path: str | Path) -> CampaignProgress:
+        """The progress in ``path``, or a new campaign if the file does not exist yet."""
+        path = Path(path)
+        if not path.exists():
+            return cls(str(path))
+        try:
+            data = json.loads(path.read_text())
+            return cls(str(path), data["won"], data["held"], data["spent"], data["games"])
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise CodebotsError(f"{path} is not a codebots campaign file: {error}") from None
+
+    def save(self) -> None:
+        data = {k: v for k, v in asdict(self).items() if k != "path"}
+        atomic_write_text(self.path, json.dumps(data, indent=1) + "\n")
+
+    def status_lines(self) -> list[str]:
+        won = set(self.won)
+        lines = []
+        for mission in MISSIONS:
+            mark = (
+                "won"
+                if mission.slug in won
+                else ("open" if is_unlocked(mission, won) else "locked")
+            )
+            lines.append(
+                f"[{mark:6}] {mission.slug:32} {mission.name} ({mission.tokens}/{mission.mistakes})"
+            )
+        held = ", ".join(self.held) or "none"
+        lines.append(f"bonuses held: {held}")
+        return lines
+
+    def choose(self, slug: str | None) -> Mission:
+        """The mission to play: ``slug`` if it is unlocked, else the next one in order."""
+        won = set(self.won)
+        if slug is None:
+            mission = next_mission(won)
+            if mission is None:
+                raise CodebotsError("every mission is won: the campaign is complete")
+            return mission
+        if slug not in MISSIONS_BY_SLUG:
+            raise CodebotsError(f"unknown mission '{slug}'; known: {', '.join(MISSIONS_BY_SLUG)}")
+        mission = MISSIONS_BY_SLUG[slug]
+        if not is_unlocked(mission, won):
+            raise CodebotsError(
+                f"mission '{slug}' is locked; open missions: "
+                + ", ".join(m.slug for m in MISSIONS if is_unlocked(m, won) and m.slug not in won)
+            )
+        return mission
+
+    def variant_for(self, mission: Mission, use: list[str]) -> str:
+        """The variant label of ``mission`` with the held bonuses ``use`` applied."""
+        for bonus in use:
+            if bonus not in REWARDS:
+                raise CodebotsError(f"unknown bonus '{bonus}'; bonuses: {', '.join(REWARDS)}")
+            if self.held.count(bonus) < use.count(bonus):
+                raise CodebotsError(
+                    f"bonus '{bonus}' is not held; held: {', '.join(self.held) or 'none'}"
+                )
+        return get_variant(mission.variant_id, **bonus_options(use)).label
+
+    def record(self, mission: Mission, used: list[str], won: bool, record: str) -> str | None:
+        """Book a finished game: bonuses spent, the mission won, a reward for a finished box."""
+        for bonus in used:
+            self.held.remove(bonus)
+            self.spent.append(bonus)
+        earned = None
+        if won and mission.slug not in self.won:
+            self.won.append(mission.slug)
+            box = BOXES[mission.box or mission.slug]
+            if mission.reward and box[-1] is mission:
+                earned = mission.reward
+                self.held.append(earned)
+        self.games.append(
+            {
+                "mission": mission.slug,
+                "bonuses": used,
+                "won": won,
+                "record": record,
+                "earned": earned,
+            }
+        )
+        self.save()
+        return earned
