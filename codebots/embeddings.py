@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from codebots.errors import CodebotsError
+from codebots.files import atomic_write
 from codebots.morphology import compound_parts, words_of
 
 CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
@@ -176,10 +177,7 @@ class SentenceEmbedding(Embedding):
             )
         )
         if len(texts) >= 1000:  # worth keeping: vocabularies and pools
-            CACHE_DIR.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(temporary, vectors)
-            os.replace(temporary, path)
+            atomic_write(path, lambda temporary: np.save(temporary, vectors))
         return vectors
 
     def embed_words(self, words: Sequence[str]) -> np.ndarray:

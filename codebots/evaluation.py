@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from codebots.errors import CodebotsError
+from codebots.files import atomic_write
 from codebots.report import atomic_write_text, summarize, to_markdown
 
 CONFIG_KEYS = {"name": str, "variants": list, "pairs": list, "games": int, "seed": int}
@@ -291,8 +292,6 @@ def plot_win_rates(table: pd.DataFrame, path: Path) -> Path:
     axis.set_ylim(0, 1.05)
     axis.set_ylabel("win rate (95% Wilson interval)")
     figure.tight_layout()
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp.png")
-    figure.savefig(temporary, dpi=120)
+    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=120))
     plt.close(figure)
-    os.replace(temporary, path)
     return path

@@ -25,7 +25,6 @@ from codebots.engine import (
     COVER,
     DONE,
     GUESS,
-    NO_ACTION,
     PASS,
     STOP,
     SUDDEN_DEATH,
@@ -36,9 +35,9 @@ from codebots.engine import (
     GuessAction,
     make,
 )
-from codebots.engine.constants import END_REASON_NAMES
+from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
 from codebots.errors import CodebotsError
-from codebots.render import ROWS, coordinate
+from codebots.render import ROWS
 from codebots.report import atomic_write_text
 from codebots.validity import CheckOptions, check_clue, checker_for
 from codebots.variants import get_variant
@@ -230,10 +229,7 @@ class Session:
                 "card": card,
                 "word": self.card_word(card) if card >= 0 else "PASS",
             }
-        before = self.snapshot_outcome()
-        self.apply(event)
-        event["result"] = self.outcome_since(before, event)
-        self.save()
+        self._record(event)
         return event
 
     def _margin(self, view, word: str, number: int) -> float | None:
@@ -345,18 +341,19 @@ class Session:
         )
 
     def _human_event(self, event: dict) -> dict:
-        before = self.snapshot_outcome()
-        self.apply(event)
-        event["result"] = self.outcome_since(before, event)
-        self.save()
+        self._record(event)
         return event
+
+    def _record(self, event: dict) -> None:
+        """Apply a new move, note what it revealed, and save the record."""
+        self.apply(event)
+        event["result"] = self.outcome(event)
+        self.save()
 
     # -- describing what happened --------------------------------------------------------
 
-    def snapshot_outcome(self) -> np.ndarray:
-        return self.state.covered[0].copy()
-
-    def outcome_since(self, covered_before: np.ndarray, event: dict) -> str:
+    def outcome(self, event: dict) -> str:
+        """What the move just applied revealed, in words ("" for clues and stops)."""
         if event["type"] == "clue":
             return "" if event.get("valid", True) else "invalid: penalty"
         card = event.get("card", -1)
@@ -365,7 +362,8 @@ class Session:
         if self.duet:
             if self.state.found[0, card]:
                 return "green agent"
-            return "bystander" if not self.done or self.state.end_reason[0] != 2 else "assassin"
+            hit_assassin = self.done and self.state.end_reason[0] == END_ASSASSIN
+            return "assassin" if hit_assassin else "bystander"
         names = {0: "red agent", 1: "blue agent", 2: "bystander", 3: "assassin"}
         return names[int(self.state.key[0, card])]
 
@@ -418,6 +416,3 @@ def replay_lines(path: str | Path) -> list[str]:
             lines.append(f"{number:3d}. {who} {event['type']}: {event['word']}{result}")
     lines.append(session.result_text() if session.done else "(game not finished)")
     return lines
-
-
-__all__ = ["InputProblem", "Session", "coordinate", "replay_lines", "NO_ACTION"]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import math
-import os
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from codebots.files import atomic_write_text  # noqa: F401 — part of the report API
 
 GROUP_KEYS = ["variant", "spymaster", "guesser"]
 
@@ -63,18 +62,3 @@ def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:
         "| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)
     ]
     return "\n".join([header, rule, *lines])
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
-    """Write via a temporary file in the same folder and rename: never a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from codebots.files import atomic_write
 from codebots.morphology import compound_parts, family, words_of
 
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
@@ -255,15 +256,12 @@ class ForbidTable:
         np.cumsum(np.bincount(rows_all, minlength=len(checker.pool)), out=indptr[1:])
         table = cls(indptr, cols_all[order], len(vocabulary))
         if cache:
-            CACHE_DIR.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
-            np.savez(
-                temporary,
-                indptr=table.indptr,
-                indices=table.indices,
-                vocabulary_size=table.vocabulary_size,
-            )
-            os.replace(temporary, path)
+            arrays = {
+                "indptr": table.indptr,
+                "indices": table.indices,
+                "vocabulary_size": table.vocabulary_size,
+            }
+            atomic_write(path, lambda temporary: np.savez(temporary, **arrays))
         return table
 
     @property

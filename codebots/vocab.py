@@ -117,24 +117,6 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=4)
-def small_clue_vocabulary(size: int = 2000) -> tuple[str, ...]:
-    """The ``size`` most frequent English words (wordfreq) usable as clues by the baselines.
-
-    Alphabetic, at least 3 letters, no function words. The full clue vocabulary of the
-    embedding agents is built in :mod:`codebots.vocab` by a later, stricter pass.
-    """
-    from wordfreq import top_n_list
-
-    words: list[str] = []
-    for word in top_n_list("en", size * 3):
-        if word.isascii() and word.isalpha() and len(word) >= 3 and word not in _FUNCTION_WORDS:
-            words.append(word)
-            if len(words) == size:
-                break
-    return tuple(words)
-
-
 @functools.lru_cache(maxsize=1)
 def offensive_words() -> frozenset[str]:
     """Words a bot must never say (``data/filters/offensive.txt``), lower case."""

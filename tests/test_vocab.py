@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codebots.errors import CodebotsError
-from codebots.vocab import available_pools, load_pool, small_clue_vocabulary
+from codebots.vocab import available_pools, clue_vocabulary, load_pool
 
 
 def test_shipped_pools_load():
@@ -55,8 +55,8 @@ def test_unknown_card_is_a_clear_error():
         load_pool("competition").index("xyzzy")
 
 
-def test_small_clue_vocabulary_is_real_words_without_function_words():
-    words = small_clue_vocabulary(2000)
+def test_the_baselines_vocabulary_is_real_words_without_function_words():
+    words = clue_vocabulary(2000)
     assert len(words) == 2000
     assert all(w.isalpha() and len(w) >= 3 for w in words)
     assert not {"the", "you", "and", "with"} & set(words)
@@ -64,7 +64,7 @@ def test_small_clue_vocabulary_is_real_words_without_function_words():
 
 
 def test_clue_vocabulary_filters():
-    from codebots.vocab import clue_vocabulary, offensive_words
+    from codebots.vocab import offensive_words
 
     words = clue_vocabulary(20_000)
     assert len(words) == 20_000 and len(set(words)) == 20_000

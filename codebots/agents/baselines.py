@@ -8,7 +8,7 @@ from codebots.agents.base import Clues, register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
 from codebots.validity import checker_for
-from codebots.vocab import small_clue_vocabulary
+from codebots.vocab import clue_vocabulary
 
 
 def random_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -30,7 +30,7 @@ class RandomSpymaster:
     name = "random"
 
     def __init__(self, vocabulary_size: int = 2000, max_number: int = 3):
-        self.vocabulary = small_clue_vocabulary(vocabulary_size)
+        self.vocabulary = clue_vocabulary(vocabulary_size)  # its 2,000 commonest
         self.max_number = max_number
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:

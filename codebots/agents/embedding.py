@@ -304,11 +304,12 @@ class EmbeddingGuesser:
         sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
         current = _standardize(sims, candidates)
         # Earlier clues of the same side with cards still to find.
-        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors)  # (B, M, 25)
-        slots = np.arange(MEMORY)[None, :]
+        used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
+        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
+        slots = np.arange(used)[None, :]
         open_slots = (
-            (self._remaining > 0)
-            & (self._side == view.side[:, None])
+            (self._remaining[:, :used] > 0)
+            & (self._side[:, :used] == view.side[:, None])
             & (slots < self._count[:, None])
             & (slots != self._current[:, None])
         )

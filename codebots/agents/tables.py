@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from codebots.embeddings import CACHE_DIR, Embedding, load_embedding
+from codebots.files import atomic_write
 from codebots.morphology import in_lexicon, zipf
 from codebots.validity import ForbidTable, checker_for
 from codebots.vocab import clue_vocabulary
@@ -48,18 +48,15 @@ CACHE_MIN_POOL = 100  # ad-hoc boards (the clue command) are not worth a cache f
 
 
 def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
-    if len(pool) < CACHE_MIN_POOL:
+    if len(pool) < CACHE_MIN_POOL:  # same rounding as a cached table
         return build().astype(np.float16).astype(np.float32)
     digest = hashlib.sha256(repr((model.name, pool, vocabulary)).encode()).hexdigest()[:20]
     path = CACHE_DIR / f"sims-{model.name}-{digest}.npy"
     if path.exists():
         return np.load(path).astype(np.float32)
-    sims = build()
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(f".{os.getpid()}.tmp.npy")
-    np.save(temporary, sims.astype(np.float16))  # half the disk; 1e-3 precision is plenty
-    os.replace(temporary, path)
-    return np.load(path).astype(np.float32)  # the same rounding whether cached or not
+    half = build().astype(np.float16)  # half the disk; 1e-3 precision is plenty
+    atomic_write(path, lambda temporary: np.save(temporary, half))
+    return half.astype(np.float32)  # the same rounding whether cached or not
 
 
 def shared_vocabulary(models: tuple[str, ...], size: int) -> tuple[str, ...]:
