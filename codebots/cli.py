@@ -140,7 +140,10 @@ def clue(
     targets: Annotated[str, typer.Option(help="Your cards among them, comma-separated.")],
     avoid: Annotated[str, typer.Option(help="Cards to stay away from (like assassins).")] = "",
     spymaster: Annotated[
-        str, typer.Option(help="Embedding spymaster: glove, minilm, robust.")
+        str,
+        typer.Option(
+            help="Embedding spymaster: glove, minilm, robust, glove-lexicon, minilm-lexicon."
+        ),
     ] = "glove",
     top: Annotated[str, typer.Option(metavar="INT", help="How many clues to show.")] = "5",
 ) -> None:
@@ -168,7 +171,8 @@ def clue(
         agent = make_agent("spymaster", spymaster)
         if not hasattr(agent, "top_clues"):
             raise CodebotsError(
-                f"'{spymaster}' is not an embedding spymaster; use glove, minilm or robust"
+                f"'{spymaster}' is not an embedding spymaster; use glove, minilm, robust, "
+                "glove-lexicon or minilm-lexicon"
             )
         padded = np.zeros((1, 25), dtype=np.int32)
         padded[0, : len(cards)] = np.arange(len(cards))

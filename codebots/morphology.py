@@ -30,7 +30,7 @@ COMPOUND_MARGIN = 0.5
 DERIVATIONAL_SUFFIXES = (
     "ness", "less", "ful", "fully", "ish", "ishly", "ly", "y", "er", "ers", "est", "ed",
     "ing", "ings", "age", "ment", "ments", "able", "ible", "ity", "ous", "ive", "ism", "ist",
-    "ists", "ize", "ise", "dom", "hood", "ship", "ery", "ate",
+    "ists", "ize", "ise", "dom", "hood", "ship", "ery", "ate", "ess",
 )  # fmt: skip
 MIN_STEM = {"ate": 4}  # doctorate -> doctor, but palate is not pal + -ate
 # Right-hand "parts" that are really suffixes (man+age, mess+age), and function words that
@@ -124,7 +124,13 @@ def derivational_stems(word: str) -> frozenset[str]:
 
 @functools.cache
 def family(word: str) -> frozenset[str]:
-    """Keys shared by a word and its inflections and derivations (lower-case input)."""
+    """Keys shared by a word and its inflections and derivations (lower-case input).
+
+    Derivations: the suffix rules above, and WordNet's derivation links between words that
+    share a stem (``codebots.lexicon.derivations``: africa/african, china/chinese).
+    """
+    from codebots.lexicon import derivations  # the lexicon module needs this one loaded
+
     members: set[str] = set()
     frontier = {word}
     for _ in range(3):  # word -> lemma -> stem -> lemma of the stem ...
@@ -137,6 +143,11 @@ def family(word: str) -> frozenset[str]:
         frontier = new
         if not frontier:
             break
+    # WordNet's derivations join one step, never expanded further: chained with the suffix
+    # rules they would reach too far (grave -> gravely -> gravel + y).
+    linked = derivations()
+    for member in tuple(members):
+        members |= linked.get(member, frozenset())
     return frozenset(members)
 
 

@@ -36,7 +36,8 @@ CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "code
 # never serve a stale table.
 RULES_FINGERPRINT = hashlib.sha256(
     b"".join(
-        (Path(__file__).parent / name).read_bytes() for name in ("morphology.py", "validity.py")
+        (Path(__file__).parent / name).read_bytes()
+        for name in ("morphology.py", "validity.py", "lexicon.py")
     )
 ).hexdigest()[:16]
 

@@ -341,6 +341,20 @@ CASES = [
     *rows("", "look-alike", ["LOVE"], OK, "glove"),
     *rows("", "look-alike", ["WORD"], OK, "sword"),
     *rows("", "look-alike", ["TABLE"], OK, "stable"),
+    # --- rule 2: derivations beyond plain suffixes (demonyms, adjectives, -ess) ----------------
+    *rows("", "demonym", ["AFRICA"], form("AFRICA"), "african", "Africans"),
+    *rows("", "demonym", ["CHINA"], form("CHINA"), "chinese"),
+    *rows("", "demonym", ["GREECE"], form("GREECE"), "greek"),
+    *rows("", "demonym", ["MEXICO"], form("MEXICO"), "mexican"),
+    *rows("", "adjective", ["CELL"], form("CELL"), "cellular"),
+    *rows("", "adjective", ["DOCTOR"], form("DOCTOR"), "doctoral"),
+    *rows("", "adjective", ["MICROSCOPE"], form("MICROSCOPE"), "microscopic"),
+    *rows("", "feminine", ["LION"], form("LION"), "lioness"),
+    *rows("", "feminine", ["PRINCE"], form("PRINCE"), "princess"),
+    *rows("", "feminine", ["HOST"], form("HOST"), "hostess"),
+    # ... but a word derived by meaning alone is another word
+    *rows("", "not-a-form", ["JUPITER"], OK, "jovian"),
+    *rows("", "not-a-form", ["ADD"], OK, "address"),
     # --- unrelated clues are valid -------------------------------------------------------------
     *rows("", "unrelated", ["FIRE", "SNOW", "BOOK"], OK, "water", "winter", "library"),
 ]

@@ -5,11 +5,18 @@ similarity of ``c`` to its n-th most similar own card (the intended targets are 
 and ``threat`` the highest similarity of ``c`` to any other visible card plus a danger bonus
 (assassin > other team > bystander). The clue is *feasible* when
 ``margin = t_n - threat >= min_margin``; among feasible clues the spymaster maximizes
-``n + margin_weight * min(margin, 0.3) + prior_weight * prior(c)`` where the prior favours
-common words (their vectors are reliable and a partner with another model knows them). With
-no feasible clue it gives the single-target clue with the best margin. Candidates are the
-nearest valid clue words of each own card; every clue passes the clue checker. The robust
-mode computes margins under several models and keeps the worst.
+``n + margin_weight * min(margin, MARGIN_CAP) + prior_weight * prior(c)`` where the prior
+favours common words (their vectors are reliable and a partner with another model knows
+them). With no feasible clue it gives the single-target clue with the best margin.
+Candidates are the nearest valid clue words of each own card; every clue passes the clue
+checker, and no clue is given twice in a game. The robust mode computes margins under
+several models and keeps the worst.
+
+Lexicon mode (``lexicon=True``, the ``*-lexicon`` spymasters): an own card may be an
+intended target only if WordNet relates it to the clue (``codebots.lexicon``); candidates
+are each card's nearest related clue words. A partner thinking with another model agrees
+far more often with such clues (docs/cross-model-notes.md); with none feasible the
+spymaster falls back to the best single-target margin over all candidates.
 """
 
 from __future__ import annotations
@@ -18,10 +25,16 @@ import numpy as np
 
 from codebots.agents.base import Clues, register
 from codebots.agents.baselines import random_covers
-from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary
+from codebots.agents.tables import (
+    DEFAULT_VOCABULARY,
+    model_tables,
+    related_neighbours,
+    shared_vocabulary,
+)
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP, UNLIMITED
 from codebots.errors import CodebotsError
+from codebots.lexicon import relation_matrix
 
 MAX_TARGETS = 9
 SCORE_BLOCK = 64  # games scored at once by the spymaster
@@ -46,6 +59,8 @@ class EmbeddingSpymaster:
         max_danger: tuple[float, float] = (np.inf, np.inf),  # z cap: other team, assassin
         candidates: int | None = None,  # nearest clue words per target (None: all in table)
         cover_policy: str = "danger",  # Marvel virtual turn: "danger" or "random"
+        lexicon: bool = False,  # intend only targets WordNet relates to the clue
+        assassin_below: int = 0,  # other non-targets that must be nearer the clue
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -63,6 +78,16 @@ class EmbeddingSpymaster:
         if cover_policy not in ("danger", "random"):
             raise CodebotsError(f"cover_policy must be 'danger' or 'random', not '{cover_policy}'")
         self.cover_policy = cover_policy
+        self.lexicon = lexicon
+        self.assassin_below = assassin_below
+        self.begin(0)
+
+    def begin(self, size: int) -> None:
+        """Forget every game: a new batch of ``size`` games starts."""
+        # Clue ids given so far per game: a clue the partner already acted on is not
+        # given again (if it failed, repeating it would most likely fail the same way).
+        self._given = np.full((size, MEMORY), -1, dtype=np.int32)  # (B, MEMORY)
+        self._given_count = np.zeros(size, dtype=np.int64)
 
     def tables(self, words: tuple[str, ...]):
         return [model_tables(model, words, self.vocabulary) for model in self.models]
@@ -77,6 +102,10 @@ class EmbeddingSpymaster:
         # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
             chosen, counts, targets = self._choose(view, games)
+            if len(self._given_count) == size:
+                slot = np.minimum(self._given_count[games], MEMORY - 1)
+                self._given[games, slot] = chosen
+                self._given_count[games] += 1
             for game, clue_id, number, aims in zip(games, chosen, counts, targets):
                 words[game] = vocabulary[clue_id]
                 numbers[game] = number
@@ -103,23 +132,39 @@ class EmbeddingSpymaster:
         threats_l = np.take_along_axis(threats, layout, axis=1)
         danger_l = self.danger[np.take_along_axis(identity, layout, axis=1)]
         size = len(games)
-        neighbours = main.neighbours[:, : self.candidates]
+        related = relation_matrix(view.words, self.vocabulary) if self.lexicon else None
+        neighbours = (
+            related_neighbours(self.models[0], view.words, self.vocabulary)
+            if self.lexicon
+            else main.neighbours
+        )[:, : self.candidates]
         slots = max(int(targets_l.sum(axis=1).max()), 1)  # late in a game: fewer targets
         candidates = neighbours[cards_l[:, :slots]].reshape(size, -1)  # (G, C)
         candidate_ok = np.repeat(targets_l[:, :slots], neighbours.shape[1], axis=1)
         candidate_ok &= ~main.forbid.forbidden(cards, visible, candidates)
+        if len(self._given_count) == len(view.active):  # never the same clue twice
+            given = self._given[games]  # (G, MEMORY)
+            candidate_ok &= ~(candidates[:, :, None] == given[:, None, :]).any(axis=2)
         valid_ok = candidate_ok.copy()  # every clue the fallback may use
         if self.dictionary_only:  # names and brands are trivia another model may not share
             candidate_ok &= main.dictionary[candidates]
 
-        margins = floors = None
+        # Lexicon mode: only targets the lexicon relates to the clue may be intended.
+        aimable = targets_l[:, :, None]  # (G, 9, 1) or (G, 9, C)
+        if related is not None:
+            aimable = aimable & related[cards_l[:, :MAX_TARGETS, None], candidates[:, None, :]]
+        margins = floors = plain = None
         for table in tables:
             sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]]  # (G, 25, C)
-            on_target = np.where(targets_l[:, :, None], sims[:, :MAX_TARGETS], -np.inf)
+            on_target = np.where(aimable, sims[:, :MAX_TARGETS], -np.inf)
             ranked = -np.sort(-on_target, axis=1)  # (G, 9, C): t_1 >= t_2 >= ...
             threat = np.where(threats_l[:, :, None], sims + danger_l[:, :, None], -np.inf)
-            margin = ranked - threat.max(axis=1)[:, None, :]  # (G, 9, C)
+            threat = threat.max(axis=1)  # (G, C)
+            margin = ranked - threat[:, None, :]  # (G, 9, C)
             margins = margin if margins is None else np.minimum(margins, margin)
+            best_target = np.where(targets_l[:, :, None], sims[:, :MAX_TARGETS], -np.inf).max(1)
+            first = best_target - threat  # (G, C): single-target margin, any target
+            plain = first if plain is None else np.minimum(plain, first)
             floors = ranked if floors is None else np.minimum(floors, ranked)
             # Absolute caps: a clue must be unrelated to the assassin (and other team).
             identity_l = np.take_along_axis(identity, layout, axis=1)[:, :, None]
@@ -127,6 +172,13 @@ class EmbeddingSpymaster:
                 if np.isfinite(cap):
                     near = threats_l[:, :, None] & (identity_l == code) & (sims > cap)
                     candidate_ok &= ~near.any(axis=1)
+            if self.assassin_below:
+                # A partner's wrong guesses go mostly to the cards the clue is nearest to:
+                # keep at least this many other non-targets between the clue and the assassin.
+                is_assassin = threats_l & (identity_l[:, :, 0] == ASSASSIN)  # (G, 25)
+                assassin = np.where(is_assassin[:, :, None], sims, -np.inf).max(axis=1)
+                closer = (threats_l[:, :, None] & (sims > assassin[:, None, :])).sum(axis=1)
+                candidate_ok &= closer >= self.assassin_below
 
         number = np.arange(1, MAX_TARGETS + 1, dtype=np.float32)[None, :, None]
         limit = np.minimum(targets_l.sum(axis=1), self.max_number)[:, None, None]
@@ -140,12 +192,11 @@ class EmbeddingSpymaster:
         # With no feasible clue: the single-target clue with the best margin, from the
         # candidates that pass every preference, else from any valid candidate.
         fallback = np.full_like(score, -np.inf)
+        plain_ok = candidate_ok & np.isfinite(plain)  # (G, C)
         relaxed = np.where(
-            possible[:, 0, :].any(axis=1, keepdims=True),
-            possible[:, 0, :],
-            valid_ok & np.isfinite(margins[:, 0, :]),
+            plain_ok.any(axis=1, keepdims=True), plain_ok, valid_ok & np.isfinite(plain)
         )
-        fallback[:, 0, :] = np.where(relaxed, margins[:, 0, :], -np.inf)
+        fallback[:, 0, :] = np.where(relaxed, plain, -np.inf)
         any_feasible = feasible.any(axis=(1, 2))[:, None, None]
         score = np.where(any_feasible, np.where(feasible, score, -np.inf), fallback)
         return score, candidates, layout, targets_l, cards_l, margins
@@ -164,6 +215,9 @@ class EmbeddingSpymaster:
         """The clue's ``n`` most similar targets, as board positions (its intended targets)."""
         main = self.tables(view.words)[0]
         sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
+        if self.lexicon:  # targets the lexicon relates to the clue come first
+            related = relation_matrix(view.words, self.vocabulary)
+            sims = sims + 10.0 * related[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
         order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
         positions = np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
         return [tuple(positions[g, : numbers[g]].tolist()) for g in range(len(clue_ids))]
@@ -221,7 +275,9 @@ class EmbeddingGuesser:
     plus ``memory_weight`` times its best z-score for an earlier clue of the same side that
     still has cards to find, so a clue given again for a target it missed narrows the
     choice. After the number is reached it may spend the extra guess on the best leftover of
-    an earlier clue when that card's z-score is at least ``leftover_z``; after the first
+    an earlier clue when that card's z-score is at least ``leftover_z``. Both are off by
+    default: with a partner of another model they cost more wrong guesses than they find
+    (docs/cross-model-notes.md), and with the same model they change nothing. After the first
     guess it goes on only while the softmax probability of its next card (temperature
     ``temperature``) is at least ``threshold``. ``stop_at_number=False`` never stops by itself
     (the 2019 competition bots).
@@ -237,8 +293,8 @@ class EmbeddingGuesser:
         threshold: float = 0.0,
         temperature: float = 0.05,
         stop_at_number: bool = True,
-        memory_weight: float = 0.5,
-        leftover_z: float = 2.0,
+        memory_weight: float = 0.0,
+        leftover_z: float = np.inf,
     ):
         self.model = model
         self.name = name or model
@@ -360,9 +416,9 @@ def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -
     return np.divide(weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0)
 
 
-def _spymaster(models, name):
+def _spymaster(models, name, **fixed):
     def factory(**options):
-        return EmbeddingSpymaster(models=models, name=name, **options)
+        return EmbeddingSpymaster(models=models, name=name, **{**fixed, **options})
 
     return factory
 
@@ -377,6 +433,13 @@ def _guesser(model, name, **fixed):
 register("spymaster", "glove")(_spymaster(("glove",), "glove"))
 register("spymaster", "minilm")(_spymaster(("minilm",), "minilm"))
 register("spymaster", "robust")(_spymaster(("glove", "minilm"), "robust"))
+# Partner-safe spymasters: their own model only, but every intended target must be one the
+# lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
+LEXICON_SETTINGS = {"lexicon": True, "margin_weight": 1.0, "min_margin": 0.5, "assassin_below": 8}
+register("spymaster", "glove-lexicon")(_spymaster(("glove",), "glove-lexicon", **LEXICON_SETTINGS))
+register("spymaster", "minilm-lexicon")(
+    _spymaster(("minilm",), "minilm-lexicon", **LEXICON_SETTINGS)
+)
 register("spymaster", "glove-random-cover")(  # Marvel co-op: cover a random virtual agent
     lambda **options: EmbeddingSpymaster(
         models=("glove",), name="glove-random-cover", cover_policy="random", **options

@@ -17,6 +17,7 @@ import numpy as np
 
 from codebots.embeddings import CACHE_DIR, Embedding, load_embedding
 from codebots.files import atomic_write
+from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
 from codebots.validity import ForbidTable, checker_for
 from codebots.vocab import clue_vocabulary
@@ -81,9 +82,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     clue_vectors = embedding.embed_words(vocabulary)
     sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
     forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
-    allowed = sims.copy()
-    for row in range(len(pool)):  # a card's own forms are never its candidates
-        allowed[row, forbid.indices[forbid.indptr[row] : forbid.indptr[row + 1]]] = -np.inf
+    allowed = _allowed_sims(sims, forbid)
     k = min(CANDIDATES_PER_CARD, len(vocabulary))
     neighbours = np.argpartition(-allowed, k - 1, axis=1)[:, :k]
     order = np.argsort(-np.take_along_axis(allowed, neighbours, axis=1), axis=1)
@@ -110,3 +109,30 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
         clue_index={word: i for i, word in enumerate(vocabulary)},
         build_seconds=time.perf_counter() - start,
     )
+
+
+@functools.lru_cache(maxsize=8)
+def related_neighbours(
+    model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...]
+) -> np.ndarray:
+    """``(P, K) int32``: each card's candidate clues for a lexicon-minded spymaster.
+
+    The allowed clue words the lexicon relates to the card, nearest first, then (to fill K)
+    the card's nearest other clue words, so the spymaster keeps a fallback.
+    """
+    tables = model_tables(model, pool, vocabulary)
+    related = relation_matrix(pool, vocabulary)
+    k = tables.neighbours.shape[1]
+    # Related words rank above every unrelated one (cosines are < 2 apart); nearest first.
+    keyed = _allowed_sims(tables.sims, tables.forbid) + 2.0 * related
+    chosen = np.argpartition(-keyed, k - 1, axis=1)[:, :k]
+    order = np.argsort(-np.take_along_axis(keyed, chosen, axis=1), axis=1)
+    return np.take_along_axis(chosen, order, axis=1).astype(np.int32)
+
+
+def _allowed_sims(sims: np.ndarray, forbid: ForbidTable) -> np.ndarray:
+    """``sims`` with every (card, clue) the clue checker forbids set to ``-inf``."""
+    allowed = sims.copy()
+    for row in range(sims.shape[0]):  # a card's own forms are never its candidates
+        allowed[row, forbid.indices[forbid.indptr[row] : forbid.indptr[row + 1]]] = -np.inf
+    return allowed

