@@ -30,6 +30,7 @@ from codebots.agents.tables import (
     model_tables,
     related_neighbours,
     shared_vocabulary,
+    unit_rows,
 )
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP, UNLIMITED
@@ -323,7 +324,8 @@ class EmbeddingGuesser:
         unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
         if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
             vectors = vectors.copy()
-            vectors[unknown] = table.model.embed_words([words[i] for i in unknown])
+            embedded = table.model.embed_words([words[i] for i in unknown])
+            vectors[unknown] = unit_rows(embedded - table.centre)  # as the table's vectors
         return vectors
 
     def _remember(self, view: GuesserView, clue: np.ndarray) -> None:
@@ -353,8 +355,8 @@ class EmbeddingGuesser:
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         table = model_tables(self.model, view.words, self.vocabulary)
         clue = self.clue_vectors(table, view.clue_words)  # (B, d)
-        self._remember(view, clue)
         cards = table.card_vectors[view.cards]  # (B, 25, d)
+        self._remember(view, clue)
         candidates = view.legal & ~view.known_wrong
         candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
         sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)

@@ -31,8 +31,9 @@ class ModelTables:
     model: Embedding
     pool: tuple[str, ...]
     vocabulary: tuple[str, ...]
-    card_vectors: np.ndarray  # (P, d) float32 unit
-    clue_vectors: np.ndarray  # (V, d) float32 unit
+    card_vectors: np.ndarray  # (P, d) float32 unit, centred on the mean clue vector
+    clue_vectors: np.ndarray  # (V, d) float32 unit, centred the same way
+    centre: np.ndarray  # (d,) float32 — the mean clue vector subtracted from both
     sims: np.ndarray  # (P, V) float32 — cosine of card p and clue v
     zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool
     card_sims: np.ndarray  # (P, P) float32 — cosine between cards
@@ -45,13 +46,15 @@ class ModelTables:
     build_seconds: float
 
 
+CENTRED = "centred-on-the-clue-mean"  # part of the cache key: what the vectors are
 CACHE_MIN_POOL = 100  # ad-hoc boards (the clue command) are not worth a cache file
 
 
 def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
     if len(pool) < CACHE_MIN_POOL:  # same rounding as a cached table
         return build().astype(np.float16).astype(np.float32)
-    digest = hashlib.sha256(repr((model.name, pool, vocabulary)).encode()).hexdigest()[:20]
+    key = (model.name, CENTRED, pool, vocabulary)
+    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
     path = CACHE_DIR / f"sims-{model.name}-{digest}.npy"
     if path.exists():
         return np.load(path).astype(np.float32)
@@ -78,8 +81,13 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     """Build (or load) the tables of ``model`` for a pool and a clue vocabulary."""
     start = time.perf_counter()
     embedding = load_embedding(model)
-    card_vectors = embedding.embed_cards(pool)
     clue_vectors = embedding.embed_words(vocabulary)
+    # Centre both on the mean clue vector: every word vector shares a common direction, and
+    # without it cards that lean that way are near every clue. Both agents of a model use
+    # the same centred vectors (docs/agents.md has the measurements).
+    centre = clue_vectors.mean(axis=0)
+    card_vectors = unit_rows(embedding.embed_cards(pool) - centre)
+    clue_vectors = unit_rows(clue_vectors - centre)
     sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
     forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
     allowed = _allowed_sims(sims, forbid)
@@ -99,6 +107,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
         vocabulary=vocabulary,
         card_vectors=card_vectors,
         clue_vectors=clue_vectors,
+        centre=centre.astype(np.float32),
         sims=sims,
         zsims=zsims.astype(np.float32),
         card_sims=card_vectors @ card_vectors.T,
@@ -136,3 +145,9 @@ def _allowed_sims(sims: np.ndarray, forbid: ForbidTable) -> np.ndarray:
     for row in range(sims.shape[0]):  # a card's own forms are never its candidates
         allowed[row, forbid.indices[forbid.indptr[row] : forbid.indptr[row + 1]]] = -np.inf
     return allowed
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length, as float32."""
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-9)).astype(np.float32)
