@@ -170,7 +170,9 @@ def test_marvel_cover_policy_takes_the_most_dangerous_agent():
     assert picks == {3, 4, 5}
 
 
-def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=(), revealed=None, new=None):
+def guesser_view(
+    cards, clue, number, made=0, legal=None, known_wrong=(), revealed=None, new=None, own=None
+):
     size = len(cards)
     padded = np.zeros((1, 25), dtype=np.int32)
     padded[0, :size] = np.arange(size)
@@ -195,6 +197,7 @@ def guesser_view(cards, clue, number, made=0, legal=None, known_wrong=(), reveal
         revealed=public,
         new_clue=np.array([made == 0 if new is None else new]),
         side=np.zeros(1, np.int8),
+        own_key=None if own is None else np.array([own + [BYSTANDER] * (25 - size)], np.int8),
     )
 
 
@@ -210,6 +213,47 @@ def test_guesser_picks_the_nearest_card_and_stops_at_the_number():
     assert guesser.guesses(guesser_view(CARDS, "sea", 1, known_wrong=[0]), rng)[0] != 0
     nearest = make_agent("guesser", "nearest")
     assert nearest.guesses(guesser_view(CARDS, "sea", 1, made=1), rng)[0] != STOP
+
+
+def test_zero_clue_sends_the_guess_away_from_the_word_and_stops():
+    guesser = EmbeddingGuesser("glove")
+    guesser.begin(1)
+    rng = np.random.default_rng(0)
+    nearest = guesser.guesses(guesser_view(CARDS, "sea", 1), rng)[0]
+    assert nearest == 0  # OCEAN for "sea 1"
+    guesser.begin(1)
+    away = guesser.guesses(guesser_view(CARDS, "sea", 0), rng)[0]
+    assert away not in (0, 1, 2)  # not OCEAN, BEACH or SHIP
+    view = guesser_view(CARDS, "sea", 0, made=1, revealed={int(away): OWN}, new=False)
+    assert guesser.guesses(view, rng)[0] == STOP
+    guesser.begin(1)  # after "sea 0", an earlier "piano 2" draws the guess to its cards
+    guesser.guesses(guesser_view(CARDS, "piano", 2), rng)
+    legal = np.ones(len(CARDS), bool)
+    legal[3] = False  # PIANO found, GUITAR still open for "piano"
+    view = guesser_view(CARDS, "sea", 0, legal=legal, revealed={3: OWN})
+    assert guesser.guesses(view, rng)[0] == 4  # GUITAR
+
+
+def test_duet_guesser_can_shy_away_from_its_own_assassins():
+    rng = np.random.default_rng(0)
+    own = [ASSASSIN] + [BYSTANDER] * (len(CARDS) - 1)  # OCEAN is an assassin on its side
+    plain = EmbeddingGuesser("glove")
+    assert plain.guesses(guesser_view(CARDS, "sea", 1, own=own), rng)[0] == 0
+    cautious = EmbeddingGuesser("glove", own_assassin_caution=5.0)
+    assert cautious.guesses(guesser_view(CARDS, "sea", 1, own=own), rng)[0] in (1, 2)
+
+
+def test_duet_guesser_sees_its_own_side_of_the_key():
+    from codebots.agents.views import guesser_key, judging_side
+    from codebots.engine import make
+
+    state = make(get_variant("duet")).reset(np.arange(20))
+    key = guesser_key(state)
+    judge = judging_side(state)
+    for game in range(20):  # the giver's side judges; the guesser holds the other side
+        np.testing.assert_array_equal(key[game], state.key[game, 1 - judge[game]])
+        assert judge[game] == state.giver[game]
+    assert guesser_key(make(get_variant("classic")).reset(np.arange(3))) is None
 
 
 def test_guesser_spends_the_extra_guess_on_a_leftover_of_an_earlier_clue():

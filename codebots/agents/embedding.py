@@ -278,7 +278,13 @@ class EmbeddingGuesser:
     choice. After the number is reached it may spend the extra guess on the best leftover of
     an earlier clue when that card's z-score is at least ``leftover_z``. Both are off by
     default: with a partner of another model they cost more wrong guesses than they find
-    (docs/cross-model-notes.md), and with the same model they change nothing. After the first
+    (docs/cross-model-notes.md), and with the same model they change nothing.
+    A ``0`` clue ("none of ours relate to this word") sends the one guess away from the
+    word, to earlier clues' open cards. Duet: ``own_assassin_caution`` lowers the score of
+    cards the guesser's own side shows as assassins (the giver's assassin one time in three,
+    RULES section 3). It is off by default: one of those three is the giver's green, and
+    avoiding it cost more than it saved (500 Duet games: same-model wins 100% -> 96-98% at
+    1 z; GloVe -> MiniLM 2.2% -> 1.6%, assassin 90% -> 86%). After the first
     guess it goes on only while the softmax probability of its next card (temperature
     ``temperature``) is at least ``threshold``. ``stop_at_number=False`` never stops by itself
     (the 2019 competition bots).
@@ -296,6 +302,7 @@ class EmbeddingGuesser:
         stop_at_number: bool = True,
         memory_weight: float = 0.0,
         leftover_z: float = np.inf,
+        own_assassin_caution: float = 0.0,  # Duet: z units off cards own side shows assassin
     ):
         self.model = model
         self.name = name or model
@@ -305,6 +312,7 @@ class EmbeddingGuesser:
         self.stop_at_number = stop_at_number
         self.memory_weight = memory_weight
         self.leftover_z = leftover_z
+        self.own_assassin_caution = own_assassin_caution
         self.begin(0)
 
     def begin(self, size: int) -> None:
@@ -345,7 +353,8 @@ class EmbeddingGuesser:
         self._last_card[judged] = -1
         new = view.new_clue & view.active & (self._count < MEMORY)
         slot = np.clip(self._count, 0, MEMORY - 1)
-        number = np.where(view.clue_number <= 0, MAX_TARGETS, view.clue_number)
+        # A "0" clue points at no card: nothing of it is left to find later.
+        number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
         self._vectors[rows[new], slot[new]] = clue[new]
         self._remaining[rows[new], slot[new]] = number[new]
         self._side[rows[new], slot[new]] = view.side[new]
@@ -373,7 +382,16 @@ class EmbeddingGuesser:
         )
         old = _standardize(memory, candidates[:, None, :])
         old = np.where(open_slots[:, :, None], old, -np.inf).max(axis=1)  # (B, 25)
-        combined = current + self.memory_weight * np.where(np.isfinite(old), old, 0.0)
+        old_or_zero = np.where(np.isfinite(old), old, 0.0)
+        combined = current + self.memory_weight * old_or_zero
+        # "word 0": none of the giver's agents relate to the word, so its nearest cards are
+        # the ones to avoid; the guess goes to earlier clues' open cards instead.
+        zero = view.clue_number == 0  # (B,)
+        combined = np.where(zero[:, None], old_or_zero - current, combined)
+        if view.own_key is not None and self.own_assassin_caution:
+            # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
+            # the giver's assassin one time in three, any other card one time in 9 to 13.
+            combined = combined - self.own_assassin_caution * (view.own_key == ASSASSIN)
         combined = np.where(candidates, combined, -np.inf)
         best = combined.argmax(axis=1)
         leftover = np.where(candidates, old, -np.inf)
@@ -381,7 +399,8 @@ class EmbeddingGuesser:
         leftover_ok = leftover.max(axis=1) >= self.leftover_z
 
         number = view.clue_number.astype(np.int64)
-        number = np.where(number <= 0, MAX_TARGETS, number)  # 0 / unlimited: no number cap
+        # unlimited: no number cap; 0: one guess away from the word, then stop
+        number = np.where(number < 0, MAX_TARGETS, np.where(number == 0, 1, number))
         wants_more = view.guesses_made < number if self.stop_at_number else True
         confident = (view.guesses_made == 0) | (
             _softmax_top(sims, candidates, self.temperature) >= self.threshold

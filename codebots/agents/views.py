@@ -55,6 +55,9 @@ class GuesserView:
     new_clue: np.ndarray  # (B,) bool — the clue arrived this step (first guess of a turn)
     side: np.ndarray  # (B,) int8 — whose clues these are: the team, or the judging Duet side
     secret: np.ndarray | None = None  # (B, 25) int8 judging side's identities, privileged only
+    # Duet: the guesser's own side of the key (it holds that card face up), ASSASSIN/BYSTANDER/
+    # OWN = green for the guesser's partner to find; None in team games.
+    own_key: np.ndarray | None = None
 
 
 def relative_identity(key: np.ndarray, team: np.ndarray) -> np.ndarray:
@@ -150,4 +153,12 @@ def guesser_view(
         new_clue=np.zeros(len(active), bool) if new_clue is None else new_clue,
         side=(judging_side(state) if isinstance(state, DuetState) else state.team).astype(np.int8),
         secret=judging_identity(state) if privileged else None,
+        own_key=guesser_key(state),
     )
+
+
+def guesser_key(state: TeamState | DuetState) -> np.ndarray | None:
+    """``(B, 25) int8`` Duet: the guessing player's own side of the key; None in team games."""
+    if not isinstance(state, DuetState):
+        return None
+    return state.key[np.arange(state.batch_size), 1 - judging_side(state)]
