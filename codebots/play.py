@@ -75,8 +75,9 @@ class Session:
         self.duet = isinstance(self.state, DuetState)
         self.spymaster = make_agent("spymaster", self.spymaster_name)
         self.guesser = make_agent("guesser", self.guesser_name)
-        if hasattr(self.guesser, "begin"):
-            self.guesser.begin(1)
+        for agent in (self.spymaster, self.guesser):  # agents with per-game memory
+            if hasattr(agent, "begin"):
+                agent.begin(1)
         self.rng = np.random.default_rng([self.seed, 7])
         self.clue_word, self.clue_number, self.new_clue = "", 0, False
 
@@ -167,6 +168,8 @@ class Session:
                 ),
             )
             self.clue_word, self.clue_number, self.new_clue = event["word"], event["number"], True
+            if hasattr(self.spymaster, "remember"):  # a resumed AI never repeats a clue either
+                self.spymaster.remember(0, event["word"])
         elif kind == "guess":
             self.state = self.game.step_guess(
                 self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))

@@ -129,6 +129,9 @@ def test_spymaster_never_gives_the_same_clue_twice_in_a_game():
     assert len(set(words)) == 4, words
     spymaster.begin(1)  # a new game may use them again
     assert spymaster.clues(view, rng).words[0] == words[0]
+    spymaster.begin(1)  # a clue noted from a record (a resumed game) counts as given
+    spymaster.remember(0, words[0])
+    assert spymaster.clues(view, rng).words[0] == words[1]
 
 
 def test_assassin_below_keeps_other_cards_between_the_clue_and_the_assassin():

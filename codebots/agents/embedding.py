@@ -81,6 +81,7 @@ class EmbeddingSpymaster:
         self.cover_policy = cover_policy
         self.lexicon = lexicon
         self.assassin_below = assassin_below
+        self._index: dict | None = None
         self.begin(0)
 
     def begin(self, size: int) -> None:
@@ -89,6 +90,20 @@ class EmbeddingSpymaster:
         # given again (if it failed, repeating it would most likely fail the same way).
         self._given = np.full((size, MEMORY), -1, dtype=np.int32)  # (B, MEMORY)
         self._given_count = np.zeros(size, dtype=np.int64)
+
+    def remember(self, game: int, word: str) -> None:
+        """Note a clue given in ``game`` (by anyone) so that it is not given again."""
+        clue_id = self._clue_ids().get(word.lower(), -1)
+        if clue_id < 0 or game >= len(self._given_count) or clue_id in self._given[game]:
+            return
+        self._given[game, min(self._given_count[game], MEMORY - 1)] = clue_id
+        self._given_count[game] += 1
+
+    def _clue_ids(self) -> dict:
+        """Clue word -> clue id in this spymaster's vocabulary."""
+        if self._index is None:
+            self._index = {word: i for i, word in enumerate(self.vocabulary)}
+        return self._index
 
     def tables(self, words: tuple[str, ...]):
         return [model_tables(model, words, self.vocabulary) for model in self.models]
