@@ -241,10 +241,14 @@ def agent_figures(figures: dict, args) -> None:
         f"{seconds:.2f} s",
         "cold: vectors, 50,000-word vocabulary, similarity and forbid tables",
     )
-    rate = engine_throughput("single-team-2019", args.agent_games, agents=("glove", "glove"))
-    name = "agents/glove-pair/single-team-2019/games_per_s"
-    figures[name] = {"value": round(rate, 1), "unit": "games/s"}
-    report(name, f"{rate:,.0f} games/s", "GloVe spymaster + GloVe guesser, warm cache, 2 cores")
+    for spymaster, guesser, what in (
+        ("glove", "glove", "GloVe spymaster + GloVe guesser"),
+        ("glove-lexicon", "minilm", "lexicon GloVe spymaster + MiniLM guesser"),
+    ):
+        rate = engine_throughput("single-team-2019", args.agent_games, agents=(spymaster, guesser))
+        name = f"agents/{spymaster}:{guesser}/single-team-2019/games_per_s"
+        figures[name] = {"value": round(rate, 1), "unit": "games/s"}
+        report(name, f"{rate:,.0f} games/s", f"{what}, warm cache, 2 cores")
     seconds = cell_seconds()
     figures["evaluation/cell_10000_games/s"] = {"value": round(seconds, 1), "unit": "s"}
     report(

@@ -157,15 +157,19 @@ def related_words(card: str) -> frozenset[str]:
     return relations().get(card.lower().replace(" ", "_"), frozenset())
 
 
+@functools.lru_cache(maxsize=8)
 def relation_matrix(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> np.ndarray:
-    """``(P, V) bool``: clue word ``v`` is related to pool card ``p`` (cached on disk)."""
+    """``(P, V) bool``: clue word ``v`` is related to pool card ``p`` (cached on disk and in
+    memory: a spymaster asks for it every turn)."""
     # Keyed by this module's code too: an edit to the relations never serves a stale matrix.
     source = Path(__file__).read_bytes()
     digest = hashlib.sha256(repr((source, pool, vocabulary)).encode()).hexdigest()[:20]
     path = CACHE_DIR / f"lexicon-{digest}.npy"
     if path.exists():
         packed = np.load(path)
-        return np.unpackbits(packed, axis=1, count=len(vocabulary)).astype(bool)
+        matrix = np.unpackbits(packed, axis=1, count=len(vocabulary)).astype(bool)
+        matrix.setflags(write=False)  # shared by every caller of the cache
+        return matrix
     index: dict[str, list[int]] = collections.defaultdict(list)
     for clue_id, word in enumerate(vocabulary):
         index[word].append(clue_id)
@@ -174,4 +178,5 @@ def relation_matrix(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> np.nd
         ids = [clue_id for word in related_words(card) for clue_id in index.get(word, ())]
         matrix[row, ids] = True
     atomic_write(path, lambda temporary: np.save(temporary, np.packbits(matrix, axis=1)))
+    matrix.setflags(write=False)  # shared by every caller of the cache
     return matrix

@@ -40,6 +40,7 @@ def test_relation_matrix_marks_related_clues_and_is_cached(tmp_path, monkeypatch
     assert matrix[0, 0] and matrix[0, 4] and matrix[1, 1] and not matrix[0, 1]
     assert not matrix[:, 3].any()  # river relates to none of them
     assert len(list(tmp_path.glob("lexicon-*.npy"))) == 1
+    relation_matrix.cache_clear()
     np.testing.assert_array_equal(relation_matrix(pool, vocabulary), matrix)  # from disk
 
 
