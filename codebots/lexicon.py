@@ -99,17 +99,16 @@ def _synsets() -> dict:
 
 
 @functools.lru_cache(maxsize=1)
-def relations(glosses: bool = True) -> dict[str, frozenset[str]]:
+def relations() -> dict[str, frozenset[str]]:
     """Every WordNet lemma -> the lemmas related to it (see the module docstring)."""
     synsets = _synsets()
     related: dict[str, set[str]] = collections.defaultdict(set)
     for words, pointers, definition in synsets.values():
         for position, word in enumerate(words, start=1):
             related[word].update(words)
-            if glosses:  # a word relates to the words of its definitions, both ways
-                related[word].update(definition)
-                for defining in definition:
-                    related[defining].add(word)
+            related[word].update(definition)  # its definitions' words, both ways
+            for defining in definition:
+                related[defining].add(word)
             for _symbol, target, source_target in pointers:
                 if target not in synsets:
                     continue

@@ -90,11 +90,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     clue_vectors = unit_rows(clue_vectors - centre)
     sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
     forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
-    allowed = _allowed_sims(sims, forbid)
-    k = min(CANDIDATES_PER_CARD, len(vocabulary))
-    neighbours = np.argpartition(-allowed, k - 1, axis=1)[:, :k]
-    order = np.argsort(-np.take_along_axis(allowed, neighbours, axis=1), axis=1)
-    neighbours = np.take_along_axis(neighbours, order, axis=1).astype(np.int32)  # nearest first
+    neighbours = _best_per_row(_allowed_sims(sims, forbid), CANDIDATES_PER_CARD)
     prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
     prior = np.clip((prior - 3.0) / 3.0, 0.0, 1.0)
     dictionary = np.array([in_lexicon(word) for word in vocabulary], dtype=bool)
@@ -131,11 +127,16 @@ def related_neighbours(
     """
     tables = model_tables(model, pool, vocabulary)
     related = relation_matrix(pool, vocabulary)
-    k = tables.neighbours.shape[1]
     # Related words rank above every unrelated one (cosines are < 2 apart); nearest first.
     keyed = _allowed_sims(tables.sims, tables.forbid) + 2.0 * related
-    chosen = np.argpartition(-keyed, k - 1, axis=1)[:, :k]
-    order = np.argsort(-np.take_along_axis(keyed, chosen, axis=1), axis=1)
+    return _best_per_row(keyed, tables.neighbours.shape[1])
+
+
+def _best_per_row(scores: np.ndarray, k: int) -> np.ndarray:
+    """``(rows, k) int32``: the columns of each row's ``k`` highest scores, highest first."""
+    k = min(k, scores.shape[1])
+    chosen = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+    order = np.argsort(-np.take_along_axis(scores, chosen, axis=1), axis=1)
     return np.take_along_axis(chosen, order, axis=1).astype(np.int32)
 
 

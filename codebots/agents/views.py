@@ -135,6 +135,8 @@ def guesser_view(
     new_clue: np.ndarray | None = None,
 ) -> GuesserView:
     guessing = state.phase == GUESS
+    duet = isinstance(state, DuetState)
+    judge = judging_side(state) if duet else None  # (B,) the side whose key decides
     return GuesserView(
         variant=variant,
         words=words,
@@ -146,12 +148,10 @@ def guesser_view(
         clue_number=clue_number,
         guesses_made=state.guesses_made,
         active=active,
-        known_wrong=known_wrong(
-            state, judging_side(state) if isinstance(state, DuetState) else None
-        ),
+        known_wrong=known_wrong(state, judge),
         revealed=revealed_identity(state),
         new_clue=np.zeros(len(active), bool) if new_clue is None else new_clue,
-        side=(judging_side(state) if isinstance(state, DuetState) else state.team).astype(np.int8),
+        side=(judge if duet else state.team).astype(np.int8),
         secret=judging_identity(state) if privileged else None,
         own_key=guesser_key(state),
     )
