@@ -173,7 +173,10 @@ def _view(turn: HumanTurn, legal: np.ndarray, made: int):
 
 
 def uses_similarity(guesser) -> bool:
-    """Embedding guessers are ranked by similarity; others through ``guesses()``."""
+    """Embedding guessers are ranked by similarity; others (and a guesser that also
+    consults the lexicon) through ``guesses()``."""
+    if getattr(guesser, "lexicon_weight", 0.0):
+        return False
     return all(hasattr(guesser, name) for name in ("model", "vocabulary", "clue_vectors"))
 
 

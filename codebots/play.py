@@ -169,7 +169,9 @@ class Session:
             )
             self.clue_word, self.clue_number, self.new_clue = event["word"], event["number"], True
             if hasattr(self.spymaster, "remember"):  # a resumed AI never repeats a clue either
-                self.spymaster.remember(0, event["word"])
+                aimed = set(event.get("targets") or ())
+                positions = tuple(i for i in range(25) if self.card_word(i) in aimed)
+                self.spymaster.remember(0, event["word"], positions)
         elif kind == "guess":
             self.state = self.game.step_guess(
                 self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +13,7 @@ from codebots.agents.embedding import EmbeddingGuesser, EmbeddingSpymaster
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
 from codebots.arena import play
 from codebots.cli import app
-from codebots.engine.constants import STOP
+from codebots.engine.constants import STOP, UNLIMITED
 from codebots.lexicon import related_words
 from codebots.validity import check_clue
 from codebots.variants import get_variant
@@ -146,6 +148,46 @@ def test_assassin_below_keeps_other_cards_between_the_clue_and_the_assassin():
         assert closer >= below, (word, closer)
 
 
+def test_spymaster_catches_up_a_missed_card_with_an_unlimited_clue():
+    # OCEAN was aimed at by "atlantic" and missed; GUITAR is the new single target.
+    identity = [OWN, BYSTANDER, BYSTANDER, BYSTANDER, OWN, OTHER, OTHER, BYSTANDER, ASSASSIN]
+    identity += [BYSTANDER] * 3
+    view = board_view(CARDS, identity)
+    spymaster = EmbeddingSpymaster(("glove",), max_number=1)
+    spymaster.begin(1)
+    spymaster.remember(0, "atlantic", (0,))
+    clues = spymaster.clues(view, np.random.default_rng(0))
+    assert clues.numbers[0] == UNLIMITED and clues.targets[0] == (4, 0), clues
+    # "atlantic" still singles OCEAN out (z 1.96 against BEACH's 0.91 and SHIP's 0.83).
+    table = spymaster.tables(tuple(CARDS))[0]
+    z = table.zsims[np.arange(len(CARDS)), table.clue_index["atlantic"]]
+    assert z[0] - max(z[i] for i, who in enumerate(identity) if who != OWN) >= 1.0
+    strict = EmbeddingSpymaster(("glove",), max_number=1, catch_up_margin=2.0)
+    strict.begin(1)
+    strict.remember(0, "atlantic", (0,))
+    assert strict.clues(view, np.random.default_rng(0)).numbers[0] == 1
+    # Variants without expert clues (the 2019 benchmark) never get them.
+    spymaster.begin(1)
+    spymaster.remember(0, "atlantic", (0,))
+    benchmark = replace(view, variant=get_variant("single-team-2019"))
+    assert spymaster.clues(benchmark, np.random.default_rng(0)).numbers[0] == 1
+
+
+def test_spymaster_gives_zero_away_from_the_assassin_when_no_new_clue_is_safe():
+    identity = [OWN, BYSTANDER, BYSTANDER, BYSTANDER, OWN, OTHER, OTHER, BYSTANDER, ASSASSIN]
+    identity += [BYSTANDER] * 3
+    spymaster = EmbeddingSpymaster(("glove",), min_margin=99.0)  # nothing new is feasible
+    spymaster.begin(1)
+    spymaster.remember(0, "atlantic", (0,))
+    clues = spymaster.clues(board_view(CARDS, identity), np.random.default_rng(0))
+    word = clues.words[0]
+    assert clues.numbers[0] == 0 and clues.targets[0] == (0,), clues
+    assert check_clue(word, CARDS).valid
+    table = spymaster.tables(tuple(CARDS))[0]
+    nearest = np.argsort(-table.zsims[np.arange(len(CARDS)), table.clue_index[word]])
+    assert 8 in nearest[:2], (word, [CARDS[i] for i in nearest[:3]])  # MONEY, the assassin
+
+
 @pytest.mark.slow
 def test_lexicon_spymaster_does_better_with_a_partner_of_another_model():
     pytest.importorskip("sentence_transformers")
@@ -235,6 +277,44 @@ def test_zero_clue_sends_the_guess_away_from_the_word_and_stops():
     legal[3] = False  # PIANO found, GUITAR still open for "piano"
     view = guesser_view(CARDS, "sea", 0, legal=legal, revealed={3: OWN})
     assert guesser.guesses(view, rng)[0] == 4  # GUITAR
+
+
+def test_unlimited_clue_takes_its_own_card_then_an_earlier_clues_leftover():
+    guesser = EmbeddingGuesser("glove")
+    guesser.begin(1)
+    rng = np.random.default_rng(0)
+    assert guesser.guesses(guesser_view(CARDS, "piano", 2), rng)[0] == 3  # PIANO
+    legal = np.ones(len(CARDS), bool)
+    legal[3] = False  # PIANO found; GUITAR still open for "piano"
+    revealed = {3: OWN}
+    picks = []
+    for made in range(len(CARDS)):
+        view = guesser_view(
+            CARDS, "sea", UNLIMITED, made=made, legal=legal.copy(), revealed=dict(revealed)
+        )
+        card = int(guesser.guesses(view, rng)[0])
+        if card == STOP:
+            break
+        picks.append(card)
+        legal[card] = False
+        revealed[card] = OWN
+    # "sea" first (OCEAN), then GUITAR for the open "piano", then it stops by itself.
+    assert picks == [0, 4], picks
+
+
+def test_lexicon_guesser_prefers_the_card_wordnet_relates_to_the_clue():
+    rng = np.random.default_rng(0)
+    plain, lexical = make_agent("guesser", "glove"), make_agent("guesser", "glove-lexicon")
+    # "music": GloVe puts GUITAR a hair above PIANO; WordNet relates only PIANO to it.
+    assert related_words("PIANO") >= {"music"} and "music" not in related_words("GUITAR")
+    assert plain.guesses(guesser_view(CARDS, "music", 1), rng)[0] == 4  # GUITAR
+    assert lexical.guesses(guesser_view(CARDS, "music", 1), rng)[0] == 3  # PIANO
+    # A clue outside the clue vocabulary relates to no card: the plain order stands.
+    assert "reggaeton" not in lexical.vocabulary
+    assert (
+        lexical.guesses(guesser_view(CARDS, "reggaeton", 1), rng)[0]
+        == plain.guesses(guesser_view(CARDS, "reggaeton", 1), rng)[0]
+    )
 
 
 def test_duet_guesser_can_shy_away_from_its_own_assassins():

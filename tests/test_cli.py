@@ -77,7 +77,10 @@ def test_simulate_markdown_for_a_variant_with_options():
         (["--seed", "abc"], "error: --seed must be an integer, got 'abc'"),
         (["--seed", "1.5"], "error: --seed must be an integer, got '1.5'"),
         (["--spymaster", "genius"], "error: unknown spymaster 'genius'; known: glove, glove-"),
-        (["--guesser", "psychic"], "error: unknown guesser 'psychic'; known: glove, minilm,"),
+        (
+            ["--guesser", "psychic"],
+            "error: unknown guesser 'psychic'; known: glove, glove-lexicon, minilm, minilm-lex",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_1(args, message):

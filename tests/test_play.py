@@ -39,7 +39,8 @@ def choose(session: Session, move: str, win: bool) -> str:
         return session.card_word(int(session.spymaster.covers(view, session.rng)[0]))
     if win:
         clues = session.spymaster.clues(view, session.rng)
-        return f"{clues.words[0]} {int(clues.numbers[0])}"
+        number = int(clues.numbers[0])
+        return f"{clues.words[0]} {'unlimited' if number < 0 else number}"
     # A clue for the assassin: its nearest valid clue word, number 1.
     assassin = int(np.flatnonzero((view.identity[0] == 3) & ~covered)[0])
     table = session.spymaster.tables(session.words)[0]
@@ -131,6 +132,21 @@ def test_a_killed_game_resumes_on_the_same_board(tmp_path):
     assert "You won" in second.output and "resumed" in second.output
     final = Session.load(record)
     assert final.done and final.result_text() == session.result_text()
+
+
+def test_a_resumed_ai_spymaster_remembers_its_clues_and_their_targets(tmp_path):
+    record = tmp_path / "g.jsonl"
+    session = Session("classic", 3, "guesser", "glove", "glove", record)
+    while session.human_move() is None:  # the AI team's turn, then the AI gives our clue
+        session.ai_move()
+    clues = [e for e in session.events if e["type"] == "clue"]
+    resumed = Session.load(record)
+    spymaster = resumed.spymaster
+    for clue in clues:  # the clue is not given again, and what it aimed at is known
+        clue_id = spymaster.vocabulary.index(clue["word"])
+        assert clue_id in spymaster._given[0]
+        aimed = [resumed.card_word(i) for i in np.flatnonzero(spymaster._aimed[0] == clue_id)]
+        assert sorted(aimed) == sorted(clue["targets"]) and aimed
 
 
 def test_input_help_typos_and_invalid_clues():

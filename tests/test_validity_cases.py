@@ -355,6 +355,13 @@ CASES = [
     # ... but a word derived by meaning alone is another word
     *rows("", "not-a-form", ["JUPITER"], OK, "jovian"),
     *rows("", "not-a-form", ["ADD"], OK, "address"),
+    # --- compounds whose last part is a participle (the word itself a base form) ---------------
+    *rows("", "participle-compound", ["HAND"], compound("HAND"), "handmade", "handwritten"),
+    *rows("", "participle-compound", ["HOME"], compound("HOME"), "homemade"),
+    *rows("", "participle-compound", ["MOON"], compound("MOON"), "moonlit"),
+    # ... but an inflected word is not split on an inflected part: expelled is no expel + led
+    *rows("", "not-a-compound", ["LED"], OK, "expelled"),
+    *rows("", "not-a-compound", ["HAND"], OK, "handled"),
     # --- unrelated clues are valid -------------------------------------------------------------
     *rows("", "unrelated", ["FIRE", "SNOW", "BOOK"], OK, "water", "winter", "library"),
 ]
@@ -371,6 +378,12 @@ OPTIONS = {"relaxed": CheckOptions(relaxed=True), "strict": CheckOptions(strict=
 # Known gaps of the libraries we build on, kept visible rather than dropped.
 KNOWN_GAPS = {
     "oxen-irregular-plural": "lemminflect has no entry for 'ox' (nor 'oxen')",
+    # The last part of a compound must be a base form (expelled is no expel + led); letting
+    # a base-form word end in a participle also splits controlled, plummet, electrode, ...
+    **{
+        f"{clue}-participle-compound": "a compound ending in a participle is not split"
+        for clue in ("handmade", "handwritten", "homemade", "moonlit")
+    },
 }
 
 

@@ -10,7 +10,9 @@ favours common words (their vectors are reliable and a partner with another mode
 them). With no feasible clue it gives the single-target clue with the best margin.
 Candidates are the nearest valid clue words of each own card; every clue passes the clue
 checker, and no clue is given twice in a game. The robust mode computes margins under
-several models and keeps the worst.
+several models and keeps the worst. Where the variant allows them it gives expert clues:
+``unlimited`` to let the partner catch up a card it missed, ``word 0`` to send it back to
+such cards and away from the assassin (see ``_expert``).
 
 Lexicon mode (``lexicon=True``, the ``*-lexicon`` spymasters): an own card may be an
 intended target only if WordNet relates it to the clue (``codebots.lexicon``); candidates
@@ -25,19 +27,18 @@ import numpy as np
 
 from codebots.agents.base import Clues, register
 from codebots.agents.baselines import random_covers
+from codebots.agents.guesser import MAX_TARGETS, MEMORY, EmbeddingGuesser
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
     model_tables,
     related_neighbours,
     shared_vocabulary,
-    unit_rows,
 )
-from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
-from codebots.engine.constants import STOP, UNLIMITED
+from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
+from codebots.engine.constants import UNLIMITED
 from codebots.errors import CodebotsError
 from codebots.lexicon import relation_matrix
 
-MAX_TARGETS = 9
 SCORE_BLOCK = 64  # games scored at once by the spymaster
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
 
@@ -62,6 +63,8 @@ class EmbeddingSpymaster:
         cover_policy: str = "danger",  # Marvel virtual turn: "danger" or "random"
         lexicon: bool = False,  # intend only targets WordNet relates to the clue
         assassin_below: int = 0,  # other non-targets that must be nearer the clue
+        expert_clues: bool = True,  # 0 / unlimited clues where the variant allows them
+        catch_up_margin: float = 1.0,  # z: an earlier target its old clue still singles out
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -81,6 +84,8 @@ class EmbeddingSpymaster:
         self.cover_policy = cover_policy
         self.lexicon = lexicon
         self.assassin_below = assassin_below
+        self.expert_clues = expert_clues
+        self.catch_up_margin = catch_up_margin
         self._index: dict | None = None
         self.begin(0)
 
@@ -90,14 +95,20 @@ class EmbeddingSpymaster:
         # given again (if it failed, repeating it would most likely fail the same way).
         self._given = np.full((size, MEMORY), -1, dtype=np.int32)  # (B, MEMORY)
         self._given_count = np.zeros(size, dtype=np.int64)
+        # The clue id that aimed at each card: an own card still visible after its clue was
+        # played is a leftover the partner missed (catch-up clues, see _expert).
+        self._aimed = np.full((size, 25), -1, dtype=np.int32)  # (B, 25)
 
-    def remember(self, game: int, word: str) -> None:
-        """Note a clue given in ``game`` (by anyone) so that it is not given again."""
+    def remember(self, game: int, word: str, targets: tuple[int, ...] = ()) -> None:
+        """Note a clue given in ``game`` (by anyone) so that it is not given again, and the
+        card positions it aimed at (its leftovers may be caught up later)."""
         clue_id = self._clue_ids().get(word.lower(), -1)
-        if clue_id < 0 or game >= len(self._given_count) or clue_id in self._given[game]:
+        if clue_id < 0 or game >= len(self._given_count):
             return
-        self._given[game, min(self._given_count[game], MEMORY - 1)] = clue_id
-        self._given_count[game] += 1
+        self._aimed[game, list(targets)] = clue_id
+        if clue_id not in self._given[game]:
+            self._given[game, min(self._given_count[game], MEMORY - 1)] = clue_id
+            self._given_count[game] += 1
 
     def _clue_ids(self) -> dict:
         """Clue word -> clue id in this spymaster's vocabulary."""
@@ -117,8 +128,11 @@ class EmbeddingSpymaster:
         active = np.flatnonzero(view.active)
         # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
-            chosen, counts, targets = self._choose(view, games)
+            chosen, counts, targets, fell_back = self._choose(view, games)
             if len(self._given_count) == size:
+                chosen, counts, targets = self._expert(
+                    view, games, chosen, counts, targets, fell_back
+                )
                 slot = np.minimum(self._given_count[games], MEMORY - 1)
                 self._given[games, slot] = chosen
                 self._given_count[games] += 1
@@ -215,17 +229,75 @@ class EmbeddingSpymaster:
         fallback[:, 0, :] = np.where(relaxed, plain, -np.inf)
         any_feasible = feasible.any(axis=(1, 2))[:, None, None]
         score = np.where(any_feasible, np.where(feasible, score, -np.inf), fallback)
-        return score, candidates, layout, targets_l, cards_l, margins
+        return score, candidates, layout, targets_l, cards_l, margins, ~any_feasible[:, 0, 0]
 
     def _choose(self, view: SpymasterView, games: np.ndarray):
         """Best (clue id, number, intended card positions) for each game in ``games``."""
-        score, candidates, layout, targets_l, cards_l, _ = self._score(view, games)
+        score, candidates, layout, targets_l, cards_l, _, fell_back = self._score(view, games)
         size = len(games)
         best = score.reshape(size, -1).argmax(axis=1)
         n_index, column = np.divmod(best, candidates.shape[1])
         clue_ids = candidates[np.arange(size), column]
         aims = self._aims(view, clue_ids, n_index + 1, layout, targets_l, cards_l)
-        return clue_ids, n_index + 1, aims
+        return clue_ids, n_index + 1, aims, fell_back
+
+    def _expert(self, view: SpymasterView, games, clue_ids, numbers, aims, fell_back):
+        """Expert clues where the variant allows them (RULES section 1).
+
+        A *leftover* is an own card an earlier clue aimed at that is still to find; it is
+        *recoverable* when its old clue still singles it out: its z-score for the old clue
+        beats every visible non-own card by ``catch_up_margin``. With one, a one-card clue
+        goes out as ``unlimited`` (the partner may go on to the leftovers while right; a
+        larger number is kept, since "unlimited" would hide it: measured worse); with no
+        feasible new clue, ``word 0`` replaces the weak fallback, the word being the
+        nearest valid clue to the assassin: the guesses go to the leftovers, away from it.
+        Measured neutral (docs/agents.md): same-model partners rarely leave a leftover.
+        """
+        numbers, aims, clue_ids = numbers.copy(), list(aims), clue_ids.copy()
+        size = len(games)
+        new_aims = np.zeros((size, 25), dtype=bool)  # (G, 25) the new clue's own targets
+        for row in range(size):
+            new_aims[row, list(aims[row])] = True
+        variant = view.variant
+        if self.expert_clues and (variant.unlimited_clues or variant.zero_clues):
+            main = self.tables(view.words)[0]
+            cards = view.cards[games]  # (G, 25)
+            open_own = (view.identity[games] == OWN) & view.visible[games]
+            old = self._aimed[games]  # (G, 25)
+            leftover = open_own & (old >= 0)
+            # z of every card for each leftover's old clue: (G, 25 leftovers, 25 cards)
+            sims = main.zsims[cards[:, None, :], np.clip(old, 0, None)[:, :, None]]
+            rivals = view.visible[games] & ~open_own & ~view.known_wrong[games]  # (G, 25)
+            rival = np.where(rivals[:, None, :], sims, -np.inf).max(axis=2)  # (G, 25)
+            own_z = np.diagonal(sims, axis1=1, axis2=2)  # (G, 25) each leftover's own z
+            recoverable = leftover & (own_z - rival >= self.catch_up_margin)  # (G, 25)
+            for row in np.flatnonzero(recoverable.any(axis=1)):
+                # A fallback clue is weak: "word 0" sends the partner back to the leftovers
+                # (even one the fallback would aim at again) instead.
+                word = self._away_word(view, games[row]) if fell_back[row] else -1
+                extra = recoverable[row] & ~new_aims[row]
+                if word >= 0 and variant.zero_clues:
+                    clue_ids[row], numbers[row] = word, 0
+                    aims[row] = tuple(np.flatnonzero(recoverable[row]).tolist())
+                    new_aims[row] = False
+                elif variant.unlimited_clues and numbers[row] == 1 and extra.any():
+                    # Only after a one-card clue: "unlimited" would hide a larger number.
+                    numbers[row] = UNLIMITED
+                    aims[row] = tuple(aims[row]) + tuple(np.flatnonzero(extra).tolist())
+        # Remember what each card was aimed at by; leftovers keep their old clue.
+        self._aimed[games] = np.where(new_aims, clue_ids[:, None], self._aimed[games])
+        return clue_ids, numbers, aims
+
+    def _away_word(self, view: SpymasterView, game: int) -> int:
+        """The valid clue id nearest to the game's visible assassin (-1: none)."""
+        main = self.tables(view.words)[0]
+        assassins = np.flatnonzero((view.identity[game] == ASSASSIN) & view.visible[game])
+        if not len(assassins):
+            return -1
+        words = main.neighbours[view.cards[game, assassins[0]]][None, :]  # (1, K)
+        ok = ~main.forbid.forbidden(view.cards[game][None], view.visible[game][None], words)[0]
+        ok &= ~np.isin(words[0], self._given[game])
+        return int(words[0, np.argmax(ok)]) if ok.any() else -1
 
     def _aims(self, view, clue_ids, numbers, layout, targets_l, cards_l) -> list[tuple[int, ...]]:
         """The clue's ``n`` most similar targets, as board positions (its intended targets)."""
@@ -241,7 +313,7 @@ class EmbeddingSpymaster:
     def top_clues(self, view: SpymasterView, game: int = 0, k: int = 5) -> list[dict]:
         """The ``k`` best distinct clues for one game, with number, targets and margin."""
         games = np.array([game])
-        score, candidates, layout, targets_l, cards_l, margins = self._score(view, games)
+        score, candidates, layout, targets_l, cards_l, margins, _ = self._score(view, games)
         vocabulary = self.tables(view.words)[0].vocabulary
         best_n = score[0].argmax(axis=0)  # (C,) best number per candidate
         best = score[0, best_n, np.arange(score.shape[2])]
@@ -283,175 +355,6 @@ class EmbeddingSpymaster:
         return np.where(coverable.any(axis=1), choice, -1)
 
 
-class EmbeddingGuesser:
-    """Touches the visible card most similar to the clue, up to the clue's number.
-
-    It remembers the clues of the game and how many of their cards it has found (the
-    revealed colours tell it). A card's score is its z-scored similarity to the current clue
-    plus ``memory_weight`` times its best z-score for an earlier clue of the same side that
-    still has cards to find, so a clue given again for a target it missed narrows the
-    choice. After the number is reached it may spend the extra guess on the best leftover of
-    an earlier clue when that card's z-score is at least ``leftover_z``. Both are off by
-    default: with a partner of another model they cost more wrong guesses than they find
-    (docs/cross-model-notes.md), and with the same model they change nothing.
-    A ``0`` clue ("none of ours relate to this word") sends the one guess away from the
-    word, to earlier clues' open cards. Duet: ``own_assassin_caution`` lowers the score of
-    cards the guesser's own side shows as assassins (the giver's assassin one time in three,
-    RULES section 3). It is off by default: one of those three is the giver's green, and
-    avoiding it cost more than it saved (500 Duet games: same-model wins 100% -> 96-98% at
-    1 z; GloVe -> MiniLM 2.2% -> 1.6%, assassin 90% -> 86%). After the first
-    guess it goes on only while the softmax probability of its next card (temperature
-    ``temperature``) is at least ``threshold``. ``stop_at_number=False`` never stops by itself
-    (the 2019 competition bots).
-    """
-
-    privileged = False
-
-    def __init__(
-        self,
-        model: str = "glove",
-        name: str | None = None,
-        vocabulary_size: int = DEFAULT_VOCABULARY,
-        threshold: float = 0.0,
-        temperature: float = 0.05,
-        stop_at_number: bool = True,
-        memory_weight: float = 0.0,
-        leftover_z: float = np.inf,
-        own_assassin_caution: float = 0.0,  # Duet: z units off cards own side shows assassin
-    ):
-        self.model = model
-        self.name = name or model
-        self.vocabulary = shared_vocabulary(("glove", model), vocabulary_size)
-        self.threshold = threshold
-        self.temperature = temperature
-        self.stop_at_number = stop_at_number
-        self.memory_weight = memory_weight
-        self.leftover_z = leftover_z
-        self.own_assassin_caution = own_assassin_caution
-        self.begin(0)
-
-    def begin(self, size: int) -> None:
-        """Forget every game: a new batch of ``size`` games starts."""
-        self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
-        self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
-        self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
-        self._count = np.zeros(size, dtype=np.int64)  # clues remembered
-        self._current = np.full(size, -1, dtype=np.int64)  # slot of the clue being played
-        self._last_card = np.full(size, -1, dtype=np.int64)
-        self._last_slot = np.full(size, -1, dtype=np.int64)
-
-    def clue_vectors(self, table, words) -> np.ndarray:
-        index = table.clue_index
-        known = np.array([index.get(w, -1) for w in words])
-        vectors = table.clue_vectors[np.clip(known, 0, None)]
-        unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
-        if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
-            vectors = vectors.copy()
-            embedded = table.model.embed_words([words[i] for i in unknown])
-            vectors[unknown] = unit_rows(embedded - table.centre)  # as the table's vectors
-        return vectors
-
-    def _remember(self, view: GuesserView, clue: np.ndarray) -> None:
-        size = len(view.active)
-        if len(self._count) != size:
-            self.begin(size)
-        if self._vectors is None:
-            self._vectors = np.zeros((size, MEMORY, clue.shape[1]), dtype=np.float32)
-        rows = np.arange(size)
-        # What the last guess turned out to be: a found card counts for its clue.
-        judged = (self._last_card >= 0) & view.active
-        hit = judged & (view.revealed[rows, np.clip(self._last_card, 0, 24)] == OWN)
-        slots = np.clip(self._last_slot, 0, MEMORY - 1)
-        self._remaining[rows[hit], slots[hit]] = np.maximum(
-            self._remaining[rows[hit], slots[hit]] - 1, 0
-        )
-        self._last_card[judged] = -1
-        new = view.new_clue & view.active & (self._count < MEMORY)
-        slot = np.clip(self._count, 0, MEMORY - 1)
-        # A "0" clue points at no card: nothing of it is left to find later.
-        number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
-        self._vectors[rows[new], slot[new]] = clue[new]
-        self._remaining[rows[new], slot[new]] = number[new]
-        self._side[rows[new], slot[new]] = view.side[new]
-        self._current = np.where(new, slot, self._current)
-        self._count = self._count + new
-
-    def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
-        table = model_tables(self.model, view.words, self.vocabulary)
-        clue = self.clue_vectors(table, view.clue_words)  # (B, d)
-        cards = table.card_vectors[view.cards]  # (B, 25, d)
-        self._remember(view, clue)
-        candidates = view.legal & ~view.known_wrong
-        candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
-        sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
-        current = _standardize(sims, candidates)
-        # Earlier clues of the same side with cards still to find.
-        used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
-        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
-        slots = np.arange(used)[None, :]
-        open_slots = (
-            (self._remaining[:, :used] > 0)
-            & (self._side[:, :used] == view.side[:, None])
-            & (slots < self._count[:, None])
-            & (slots != self._current[:, None])
-        )
-        old = _standardize(memory, candidates[:, None, :])
-        old = np.where(open_slots[:, :, None], old, -np.inf).max(axis=1)  # (B, 25)
-        old_or_zero = np.where(np.isfinite(old), old, 0.0)
-        combined = current + self.memory_weight * old_or_zero
-        # "word 0": none of the giver's agents relate to the word, so its nearest cards are
-        # the ones to avoid; the guess goes to earlier clues' open cards instead.
-        zero = view.clue_number == 0  # (B,)
-        combined = np.where(zero[:, None], old_or_zero - current, combined)
-        if view.own_key is not None and self.own_assassin_caution:
-            # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
-            # the giver's assassin one time in three, any other card one time in 9 to 13.
-            combined = combined - self.own_assassin_caution * (view.own_key == ASSASSIN)
-        combined = np.where(candidates, combined, -np.inf)
-        best = combined.argmax(axis=1)
-        leftover = np.where(candidates, old, -np.inf)
-        leftover_card = leftover.argmax(axis=1)
-        leftover_ok = leftover.max(axis=1) >= self.leftover_z
-
-        number = view.clue_number.astype(np.int64)
-        # unlimited: no number cap; 0: one guess away from the word, then stop
-        number = np.where(number < 0, MAX_TARGETS, np.where(number == 0, 1, number))
-        wants_more = view.guesses_made < number if self.stop_at_number else True
-        confident = (view.guesses_made == 0) | (
-            _softmax_top(sims, candidates, self.temperature) >= self.threshold
-        )
-        on_clue = wants_more & confident
-        take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number
-        choice = np.where(take_leftover, leftover_card, best)
-        stop = view.can_stop & ~on_clue & ~take_leftover
-        rows = np.arange(len(choice))
-        slot_of_old = np.where(open_slots[:, :, None], memory, -np.inf)[rows, :, choice]
-        self._last_card = np.where(view.active & ~stop, choice, -1)
-        self._last_slot = np.where(take_leftover, slot_of_old.argmax(axis=1), self._current)
-        return np.where(stop, STOP, choice)
-
-
-MEMORY = 32  # clues a guesser remembers per game
-
-
-def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """z-scores of similarities over the candidate cards (last axis)."""
-    count = np.maximum(candidates.sum(axis=-1, keepdims=True), 1)
-    mean = np.where(candidates, sims, 0.0).sum(axis=-1, keepdims=True) / count
-    spread = np.where(candidates, (sims - mean) ** 2, 0.0).sum(axis=-1, keepdims=True) / count
-    return (sims - mean) / np.maximum(np.sqrt(spread), 1e-6)
-
-
-def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -> np.ndarray:
-    """``(B,)`` softmax probability of the best candidate card."""
-    scores = np.where(candidates, sims, -np.inf)
-    top = scores.max(axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
-    weights = np.exp((scores - top) / temperature)
-    total = weights.sum(axis=1)
-    return np.divide(weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0)
-
-
 def _spymaster(models, name, **fixed):
     def factory(**options):
         return EmbeddingSpymaster(models=models, name=name, **{**fixed, **options})
@@ -483,4 +386,13 @@ register("spymaster", "glove-random-cover")(  # Marvel co-op: cover a random vir
 )
 register("guesser", "glove")(_guesser("glove", "glove"))
 register("guesser", "minilm")(_guesser("minilm", "minilm"))
+# Guessers that also consult the lexicon: both sides then share it, so a pairing with a
+# lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
+LEXICON_GUESSER_WEIGHT = 2.0
+register("guesser", "glove-lexicon")(
+    _guesser("glove", "glove-lexicon", lexicon_weight=LEXICON_GUESSER_WEIGHT)
+)
+register("guesser", "minilm-lexicon")(
+    _guesser("minilm", "minilm-lexicon", lexicon_weight=LEXICON_GUESSER_WEIGHT)
+)
 register("guesser", "nearest")(_guesser("glove", "nearest", stop_at_number=False))

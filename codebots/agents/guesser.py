@@ -1,0 +1,209 @@
+"""The embedding guesser: ranks the visible cards by similarity to the clue.
+
+See :class:`EmbeddingGuesser`; the spymaster it plays with is in ``codebots.agents.embedding``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary, unit_rows
+from codebots.agents.views import ASSASSIN, OWN, GuesserView
+from codebots.engine.constants import STOP
+from codebots.lexicon import relation_matrix
+
+MAX_TARGETS = 9  # the most cards one clue may aim at
+MEMORY = 32  # clues a guesser (and a spymaster) remembers per game
+
+
+class EmbeddingGuesser:
+    """Touches the visible card most similar to the clue, up to the clue's number.
+
+    It remembers the clues of the game and how many of their cards it has found (the
+    revealed colours tell it). A card's score is its z-scored similarity to the current clue
+    plus ``memory_weight`` times its best z-score for an earlier clue of the same side that
+    still has cards to find, so a clue given again for a target it missed narrows the
+    choice. After the number is reached it may spend the extra guess on the best leftover of
+    an earlier clue when that card's z-score is at least ``leftover_z``. Both are off by
+    default: with a partner of another model they cost more wrong guesses than they find
+    (docs/cross-model-notes.md), and with the same model they change nothing.
+    A ``0`` clue ("none of ours relate to this word") sends the guesses away from the
+    word, to earlier clues' open cards; an ``unlimited`` clue scores a card by the better of
+    its z for this clue and for an earlier open clue. After the first guess of either it
+    goes on only while the next card's z is at least ``unlimited_z``.
+    Duet: ``own_assassin_caution`` lowers the score of cards the guesser's own side shows as
+    assassins (the giver's assassin one time in three, RULES section 3). It is off by
+    default: one of those three is the giver's green, and
+    avoiding it cost more than it saved (500 Duet games: same-model wins 100% -> 96-98% at
+    1 z; GloVe -> MiniLM 2.2% -> 1.6%, assassin 90% -> 86%). After the first
+    guess it goes on only while the softmax probability of its next card (temperature
+    ``temperature``) is at least ``threshold``. ``stop_at_number=False`` never stops by itself
+    (the 2019 competition bots). ``lexicon_weight`` adds that many z units to the cards
+    WordNet relates to the clue (``codebots.lexicon``): common ground with a spymaster of
+    another mind, at a small cost with one of its own (docs/cross-model-notes.md).
+    """
+
+    privileged = False
+
+    def __init__(
+        self,
+        model: str = "glove",
+        name: str | None = None,
+        vocabulary_size: int = DEFAULT_VOCABULARY,
+        threshold: float = 0.0,
+        temperature: float = 0.05,
+        stop_at_number: bool = True,
+        memory_weight: float = 0.0,
+        leftover_z: float = np.inf,
+        own_assassin_caution: float = 0.0,  # Duet: z units off cards own side shows assassin
+        unlimited_z: float = 2.0,  # 0 / unlimited clues: go on while the next card's z is this
+        lexicon_weight: float = 0.0,  # z units for cards WordNet relates to the clue
+    ):
+        self.model = model
+        self.name = name or model
+        self.vocabulary = shared_vocabulary(("glove", model), vocabulary_size)
+        self.threshold = threshold
+        self.temperature = temperature
+        self.stop_at_number = stop_at_number
+        self.memory_weight = memory_weight
+        self.leftover_z = leftover_z
+        self.own_assassin_caution = own_assassin_caution
+        self.unlimited_z = unlimited_z
+        self.lexicon_weight = lexicon_weight
+        self.begin(0)
+
+    def begin(self, size: int) -> None:
+        """Forget every game: a new batch of ``size`` games starts."""
+        self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
+        self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
+        self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
+        self._count = np.zeros(size, dtype=np.int64)  # clues remembered
+        self._current = np.full(size, -1, dtype=np.int64)  # slot of the clue being played
+        self._last_card = np.full(size, -1, dtype=np.int64)
+        self._last_slot = np.full(size, -1, dtype=np.int64)
+
+    def clue_vectors(self, table, words) -> np.ndarray:
+        index = table.clue_index
+        known = np.array([index.get(w, -1) for w in words])
+        vectors = table.clue_vectors[np.clip(known, 0, None)]
+        unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
+        if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
+            vectors = vectors.copy()
+            embedded = table.model.embed_words([words[i] for i in unknown])
+            vectors[unknown] = unit_rows(embedded - table.centre)  # as the table's vectors
+        return vectors
+
+    def _related(self, table, view: GuesserView) -> np.ndarray:
+        """``(B, 25) bool``: the lexicon relates the card to the clue (clues outside the
+        vocabulary relate to nothing)."""
+        clue_ids = np.array([table.clue_index.get(word, -1) for word in view.clue_words])
+        related = relation_matrix(view.words, self.vocabulary)
+        return related[view.cards, np.clip(clue_ids, 0, None)[:, None]] & (clue_ids >= 0)[:, None]
+
+    def _remember(self, view: GuesserView, clue: np.ndarray) -> None:
+        size = len(view.active)
+        if len(self._count) != size:
+            self.begin(size)
+        if self._vectors is None:
+            self._vectors = np.zeros((size, MEMORY, clue.shape[1]), dtype=np.float32)
+        rows = np.arange(size)
+        # What the last guess turned out to be: a found card counts for its clue.
+        judged = (self._last_card >= 0) & view.active
+        hit = judged & (view.revealed[rows, np.clip(self._last_card, 0, 24)] == OWN)
+        slots = np.clip(self._last_slot, 0, MEMORY - 1)
+        self._remaining[rows[hit], slots[hit]] = np.maximum(
+            self._remaining[rows[hit], slots[hit]] - 1, 0
+        )
+        self._last_card[judged] = -1
+        new = view.new_clue & view.active & (self._count < MEMORY)
+        slot = np.clip(self._count, 0, MEMORY - 1)
+        # A "0" clue points at no card: nothing of it is left to find later.
+        number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
+        self._vectors[rows[new], slot[new]] = clue[new]
+        self._remaining[rows[new], slot[new]] = number[new]
+        self._side[rows[new], slot[new]] = view.side[new]
+        self._current = np.where(new, slot, self._current)
+        self._count = self._count + new
+
+    def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
+        table = model_tables(self.model, view.words, self.vocabulary)
+        clue = self.clue_vectors(table, view.clue_words)  # (B, d)
+        cards = table.card_vectors[view.cards]  # (B, 25, d)
+        self._remember(view, clue)
+        candidates = view.legal & ~view.known_wrong
+        candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
+        sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
+        current = _standardize(sims, candidates)
+        if self.lexicon_weight:
+            current = current + self.lexicon_weight * self._related(table, view)
+        # Earlier clues of the same side with cards still to find.
+        used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
+        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
+        slots = np.arange(used)[None, :]
+        open_slots = (
+            (self._remaining[:, :used] > 0)
+            & (self._side[:, :used] == view.side[:, None])
+            & (slots < self._count[:, None])
+            & (slots != self._current[:, None])
+        )
+        old = _standardize(memory, candidates[:, None, :])
+        old = np.where(open_slots[:, :, None], old, -np.inf).max(axis=1)  # (B, 25)
+        old_or_zero = np.where(np.isfinite(old), old, 0.0)
+        combined = current + self.memory_weight * old_or_zero
+        # "unlimited": the giver's agents of this clue and of earlier open clues.
+        unlimited = view.clue_number < 0  # (B,)
+        catch_up = np.where(np.isfinite(old), np.maximum(current, old), current)
+        later = unlimited & (view.guesses_made > 0)  # the clue's own best card comes first
+        combined = np.where(later[:, None], catch_up, combined)
+        # "word 0": none of the giver's agents relate to the word, so its nearest cards are
+        # the ones to avoid; the guesses go to earlier clues' open cards instead.
+        zero = view.clue_number == 0  # (B,)
+        combined = np.where(zero[:, None], old_or_zero - current, combined)
+        if view.own_key is not None and self.own_assassin_caution:
+            # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
+            # the giver's assassin one time in three, any other card one time in 9 to 13.
+            combined = combined - self.own_assassin_caution * (view.own_key == ASSASSIN)
+        combined = np.where(candidates, combined, -np.inf)
+        best = combined.argmax(axis=1)
+        leftover = np.where(candidates, old, -np.inf)
+        leftover_card = leftover.argmax(axis=1)
+        leftover_ok = leftover.max(axis=1) >= self.leftover_z
+
+        number = view.clue_number.astype(np.int64)
+        expert = unlimited | zero  # no number cap: it goes on while sure enough
+        number = np.where(expert, MAX_TARGETS, number)
+        wants_more = view.guesses_made < number if self.stop_at_number else True
+        rows = np.arange(len(best))
+        # After the first guess of a 0 / unlimited clue: on while the next card is clear.
+        sure = np.where(zero, old_or_zero[rows, best], combined[rows, best]) >= self.unlimited_z
+        confident = (view.guesses_made == 0) | (
+            (_softmax_top(sims, candidates, self.temperature) >= self.threshold) & (~expert | sure)
+        )
+        on_clue = wants_more & confident
+        take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number
+        choice = np.where(take_leftover, leftover_card, best)
+        stop = view.can_stop & ~on_clue & ~take_leftover
+        slot_of_old = np.where(open_slots[:, :, None], memory, -np.inf)[rows, :, choice]
+        # A card found for an earlier clue counts for that clue.
+        from_old = take_leftover | zero | (unlimited & (old[rows, best] > current[rows, best]))
+        self._last_card = np.where(view.active & ~stop, choice, -1)
+        self._last_slot = np.where(from_old, slot_of_old.argmax(axis=1), self._current)
+        return np.where(stop, STOP, choice)
+
+
+def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """z-scores of similarities over the candidate cards (last axis)."""
+    count = np.maximum(candidates.sum(axis=-1, keepdims=True), 1)
+    mean = np.where(candidates, sims, 0.0).sum(axis=-1, keepdims=True) / count
+    spread = np.where(candidates, (sims - mean) ** 2, 0.0).sum(axis=-1, keepdims=True) / count
+    return (sims - mean) / np.maximum(np.sqrt(spread), 1e-6)
+
+
+def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -> np.ndarray:
+    """``(B,)`` softmax probability of the best candidate card."""
+    scores = np.where(candidates, sims, -np.inf)
+    top = scores.max(axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
+    weights = np.exp((scores - top) / temperature)
+    total = weights.sum(axis=1)
+    return np.divide(weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0)
