@@ -128,10 +128,10 @@ class EmbeddingSpymaster:
         active = np.flatnonzero(view.active)
         # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
-            chosen, counts, targets, fell_back = self._choose(view, games)
+            chosen, counts, targets, aimed, fell_back = self._choose(view, games)
             if len(self._given_count) == size:
                 chosen, counts, targets = self._expert(
-                    view, games, chosen, counts, targets, fell_back
+                    view, games, chosen, counts, targets, aimed, fell_back
                 )
                 slot = np.minimum(self._given_count[games], MEMORY - 1)
                 self._given[games, slot] = chosen
@@ -238,10 +238,14 @@ class EmbeddingSpymaster:
         best = score.reshape(size, -1).argmax(axis=1)
         n_index, column = np.divmod(best, candidates.shape[1])
         clue_ids = candidates[np.arange(size), column]
-        aims = self._aims(view, clue_ids, n_index + 1, layout, targets_l, cards_l)
-        return clue_ids, n_index + 1, aims, fell_back
+        positions = self._aim_order(view, clue_ids, layout, targets_l, cards_l)  # (G, 9)
+        aimed = np.zeros((size, 25), dtype=bool)  # (G, 25) the clue's intended targets
+        rows = np.arange(size)[:, None]
+        aimed[rows, positions] = np.arange(MAX_TARGETS)[None, :] <= n_index[:, None]
+        aims = [tuple(positions[g, : n_index[g] + 1].tolist()) for g in range(size)]
+        return clue_ids, n_index + 1, aims, aimed, fell_back
 
-    def _expert(self, view: SpymasterView, games, clue_ids, numbers, aims, fell_back):
+    def _expert(self, view: SpymasterView, games, clue_ids, numbers, aims, new_aims, fell_back):
         """Expert clues where the variant allows them (RULES section 1).
 
         A *leftover* is an own card an earlier clue aimed at that is still to find; it is
@@ -254,10 +258,7 @@ class EmbeddingSpymaster:
         Measured neutral (docs/agents.md): same-model partners rarely leave a leftover.
         """
         numbers, aims, clue_ids = numbers.copy(), list(aims), clue_ids.copy()
-        size = len(games)
-        new_aims = np.zeros((size, 25), dtype=bool)  # (G, 25) the new clue's own targets
-        for row in range(size):
-            new_aims[row, list(aims[row])] = True
+        new_aims = new_aims.copy()  # (G, 25) the new clue's own targets
         variant = view.variant
         if self.expert_clues and (variant.unlimited_clues or variant.zero_clues):
             main = self.tables(view.words)[0]
@@ -274,9 +275,10 @@ class EmbeddingSpymaster:
             for row in np.flatnonzero(recoverable.any(axis=1)):
                 # A fallback clue is weak: "word 0" sends the partner back to the leftovers
                 # (even one the fallback would aim at again) instead.
-                word = self._away_word(view, games[row]) if fell_back[row] else -1
+                zero = variant.zero_clues and fell_back[row]
+                word = self._away_word(view, games[row]) if zero else -1
                 extra = recoverable[row] & ~new_aims[row]
-                if word >= 0 and variant.zero_clues:
+                if word >= 0:
                     clue_ids[row], numbers[row] = word, 0
                     aims[row] = tuple(np.flatnonzero(recoverable[row]).tolist())
                     new_aims[row] = False
@@ -299,16 +301,16 @@ class EmbeddingSpymaster:
         ok &= ~np.isin(words[0], self._given[game])
         return int(words[0, np.argmax(ok)]) if ok.any() else -1
 
-    def _aims(self, view, clue_ids, numbers, layout, targets_l, cards_l) -> list[tuple[int, ...]]:
-        """The clue's ``n`` most similar targets, as board positions (its intended targets)."""
+    def _aim_order(self, view, clue_ids, layout, targets_l, cards_l) -> np.ndarray:
+        """``(G, 9)`` board positions of the targets, most similar to the clue first: the
+        first ``n`` are a clue's intended targets."""
         main = self.tables(view.words)[0]
         sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
         if self.lexicon:  # targets the lexicon relates to the clue come first
             related = relation_matrix(view.words, self.vocabulary)
             sims = sims + 10.0 * related[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
         order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
-        positions = np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
-        return [tuple(positions[g, : numbers[g]].tolist()) for g in range(len(clue_ids))]
+        return np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
 
     def top_clues(self, view: SpymasterView, game: int = 0, k: int = 5) -> list[dict]:
         """The ``k`` best distinct clues for one game, with number, targets and margin."""
@@ -324,9 +326,8 @@ class EmbeddingSpymaster:
                 continue
             seen.add(clue_id)
             number = int(best_n[column]) + 1
-            aims = self._aims(
-                view, np.array([clue_id]), np.array([number]), layout, targets_l, cards_l
-            )[0]
+            order = self._aim_order(view, np.array([clue_id]), layout, targets_l, cards_l)
+            aims = order[0, :number].tolist()
             rows.append(
                 {
                     "clue": vocabulary[clue_id],
