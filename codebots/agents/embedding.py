@@ -376,9 +376,13 @@ register("spymaster", "robust")(_spymaster(("glove", "minilm"), "robust"))
 # Partner-safe spymasters: their own model only, but every intended target must be one the
 # lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
 LEXICON_SETTINGS = {"lexicon": True, "margin_weight": 1.0, "min_margin": 0.5, "assassin_below": 8}
-register("spymaster", "glove-lexicon")(_spymaster(("glove",), "glove-lexicon", **LEXICON_SETTINGS))
+# Their clues must also keep the margin under word vectors learned from the dictionary's
+# glosses (codebots.gloss_vectors): a second mind that is not the partner's.
+register("spymaster", "glove-lexicon")(
+    _spymaster(("glove", "wordnet"), "glove-lexicon", **LEXICON_SETTINGS)
+)
 register("spymaster", "minilm-lexicon")(
-    _spymaster(("minilm",), "minilm-lexicon", **LEXICON_SETTINGS)
+    _spymaster(("minilm", "wordnet"), "minilm-lexicon", **LEXICON_SETTINGS)
 )
 register("spymaster", "glove-random-cover")(  # Marvel co-op: cover a random virtual agent
     lambda **options: EmbeddingSpymaster(
