@@ -82,9 +82,9 @@ class EmbeddingGuesser:
         self._last_card = np.full(size, -1, dtype=np.int64)
         self._last_slot = np.full(size, -1, dtype=np.int64)
 
-    def clue_vectors(self, table, words) -> np.ndarray:
-        index = table.clue_index
-        known = np.array([index.get(w, -1) for w in words])
+    def clue_vectors(self, table, words, known: np.ndarray | None = None) -> np.ndarray:
+        """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids)."""
+        known = _clue_ids(table, words) if known is None else known
         vectors = table.clue_vectors[np.clip(known, 0, None)]
         unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
         if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
@@ -93,10 +93,9 @@ class EmbeddingGuesser:
             vectors[unknown] = unit_rows(embedded - table.centre)  # as the table's vectors
         return vectors
 
-    def _related(self, table, view: GuesserView) -> np.ndarray:
+    def _related(self, view: GuesserView, clue_ids: np.ndarray) -> np.ndarray:
         """``(B, 25) bool``: the lexicon relates the card to the clue (clues outside the
         vocabulary relate to nothing)."""
-        clue_ids = np.array([table.clue_index.get(word, -1) for word in view.clue_words])
         related = relation_matrix(view.words, self.vocabulary)
         return related[view.cards, np.clip(clue_ids, 0, None)[:, None]] & (clue_ids >= 0)[:, None]
 
@@ -127,7 +126,8 @@ class EmbeddingGuesser:
 
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         table = model_tables(self.model, view.words, self.vocabulary)
-        clue = self.clue_vectors(table, view.clue_words)  # (B, d)
+        clue_ids = _clue_ids(table, view.clue_words)  # (B,) -1: outside the vocabulary
+        clue = self.clue_vectors(table, view.clue_words, clue_ids)  # (B, d)
         cards = table.card_vectors[view.cards]  # (B, 25, d)
         self._remember(view, clue)
         candidates = view.legal & ~view.known_wrong
@@ -135,7 +135,7 @@ class EmbeddingGuesser:
         sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
         current = _standardize(sims, candidates)
         if self.lexicon_weight:
-            current = current + self.lexicon_weight * self._related(table, view)
+            current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
         used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
         memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
@@ -189,6 +189,11 @@ class EmbeddingGuesser:
         self._last_card = np.where(view.active & ~stop, choice, -1)
         self._last_slot = np.where(from_old, slot_of_old.argmax(axis=1), self._current)
         return np.where(stop, STOP, choice)
+
+
+def _clue_ids(table, words) -> np.ndarray:
+    """``(B,)`` each word's id in the table's clue vocabulary, -1 if it is not there."""
+    return np.array([table.clue_index.get(word, -1) for word in words], dtype=np.int64)
 
 
 def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:

@@ -153,12 +153,14 @@ def guesser_view(
         new_clue=np.zeros(len(active), bool) if new_clue is None else new_clue,
         side=(judge if duet else state.team).astype(np.int8),
         secret=judging_identity(state) if privileged else None,
-        own_key=guesser_key(state),
+        own_key=guesser_key(state, judge),
     )
 
 
-def guesser_key(state: TeamState | DuetState) -> np.ndarray | None:
-    """``(B, 25) int8`` Duet: the guessing player's own side of the key; None in team games."""
+def guesser_key(state: TeamState | DuetState, judge: np.ndarray | None = None) -> np.ndarray | None:
+    """``(B, 25) int8`` Duet: the guessing player's own side of the key; None in team games.
+    ``judge``: the judging side, if the caller has it already."""
     if not isinstance(state, DuetState):
         return None
-    return state.key[np.arange(state.batch_size), 1 - judging_side(state)]
+    judge = judging_side(state) if judge is None else judge
+    return state.key[np.arange(state.batch_size), 1 - judge]
