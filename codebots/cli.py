@@ -53,12 +53,29 @@ def variants() -> None:
 
 
 @app.command()
+def agents() -> None:
+    """List every registered spymaster and guesser with a one-line description."""
+    from codebots.agents import GUESSERS, SPYMASTERS
+    from codebots.agents.base import SUMMARIES
+
+    width = max(len(name) for name in (*SPYMASTERS, *GUESSERS))
+    for role, registry in (("spymasters", SPYMASTERS), ("guessers", GUESSERS)):
+        typer.echo(f"{role}:")
+        for name in registry:
+            typer.echo(f"  {name:<{width}}  {SUMMARIES[role[:-1], name]}")
+
+
+@app.command()
 def simulate(
     variant: Annotated[
         str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")
     ] = "classic",
-    spymaster: Annotated[str, typer.Option(help="Registered spymaster name.")] = "random",
-    guesser: Annotated[str, typer.Option(help="Registered guesser name.")] = "oracle",
+    spymaster: Annotated[
+        str, typer.Option(help="Registered spymaster (`codebots agents` lists them).")
+    ] = "random",
+    guesser: Annotated[
+        str, typer.Option(help="Registered guesser (`codebots agents` lists them).")
+    ] = "oracle",
     games: Annotated[str, typer.Option(metavar="INT", help="Number of games.")] = "1000",
     seed: Annotated[
         str, typer.Option(metavar="INT", help="First board seed; games use seed, seed+1, ...")
@@ -142,7 +159,7 @@ def clue(
     spymaster: Annotated[
         str,
         typer.Option(
-            help="Embedding spymaster: glove, minilm, robust, glove-lexicon, minilm-lexicon."
+            help="An embedding spymaster (glove, minilm, ...: `codebots agents` lists them)."
         ),
     ] = "glove",
     top: Annotated[str, typer.Option(metavar="INT", help="How many clues to show.")] = "5",
@@ -168,11 +185,13 @@ def clue(
             unknown = [c for c in chosen if c not in cards]
             if unknown:
                 raise CodebotsError(f"{option} names cards not on --board: {', '.join(unknown)}")
+        from codebots.agents.embedding import EMBEDDING_SPYMASTERS
+
         agent = make_agent("spymaster", spymaster)
         if not hasattr(agent, "top_clues"):
             raise CodebotsError(
-                f"'{spymaster}' is not an embedding spymaster; use glove, minilm, robust, "
-                "glove-lexicon or minilm-lexicon"
+                f"'{spymaster}' is not an embedding spymaster; use one of "
+                + ", ".join(EMBEDDING_SPYMASTERS)
             )
         padded = np.zeros((1, 25), dtype=np.int32)
         padded[0, : len(cards)] = np.arange(len(cards))

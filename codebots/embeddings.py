@@ -28,10 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from codebots.errors import CodebotsError
-from codebots.files import atomic_write
+from codebots.files import CACHE_DIR, atomic_write
 from codebots.morphology import compound_parts, words_of
 
-CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
 MINILM_BATCH = 512
 
 

@@ -1,14 +1,19 @@
-"""Atomic file writes: a temporary file in the same folder, then a rename.
+"""Atomic file writes (a temporary file in the same folder, then a rename) and the cache folder.
 
 Readers (and a crash, or Ctrl-C) never see a half-written game record, table or cache file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+# Every derived table (similarities, encodings, forbid tables, lexicon, gloss vectors) is
+# cached here, keyed by what it was built from; ``CODEBOTS_CACHE`` moves it.
+CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Path:
@@ -35,3 +40,26 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Pa
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     """Write ``text`` (UTF-8) atomically."""
     return atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
+
+@contextlib.contextmanager
+def build_lock(path: str | os.PathLike) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` + ``.lock`` while building ``path``.
+
+    Two processes that need the same slow cache entry (``--workers 2`` on a fresh machine)
+    then build it once: the second waits, then finds the file. Without ``fcntl`` (Windows)
+    both build, which the atomic write keeps correct.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    lock_path = Path(f"{path}.lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

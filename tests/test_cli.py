@@ -19,6 +19,21 @@ def test_variants_lists_every_id_with_a_description():
     assert any(line.startswith("mission/diagon-alley ") and "11/3" in line for line in lines)
 
 
+def test_agents_lists_every_registered_agent_with_a_summary():
+    from codebots.agents import GUESSERS, SPYMASTERS
+
+    result = runner.invoke(app, ["agents"])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    spymasters = lines[1 : lines.index("guessers:")]
+    guessers = lines[lines.index("guessers:") + 1 :]
+    assert lines[0] == "spymasters:"
+    for listed, registry in ((spymasters, SPYMASTERS), (guessers, GUESSERS)):
+        assert [line.split()[0] for line in listed] == list(registry)
+        assert all(len(line.split()) >= 3 for line in listed)  # a name and its summary
+    assert any(line.split()[0] == "glove-lexicon" and "WordNet" in line for line in spymasters)
+
+
 def test_simulate_prints_the_table_and_writes_records(tmp_path):
     out = tmp_path / "games.csv"
     result = runner.invoke(

@@ -47,12 +47,17 @@ SPYMASTERS: dict[str, Callable[..., Spymaster]] = {}
 GUESSERS: dict[str, Callable[..., Guesser]] = {}
 
 
-def register(role: str, name: str):
-    """Class decorator adding an agent factory to the registry of ``role``."""
+SUMMARIES: dict[tuple[str, str], str] = {}  # (role, name) -> one line for `codebots agents`
+
+
+def register(role: str, name: str, summary: str | None = None):
+    """Class decorator adding an agent factory to the registry of ``role``; ``summary``
+    (default: the first line of the factory's docstring) is what ``codebots agents`` shows."""
     registry = SPYMASTERS if role == "spymaster" else GUESSERS
 
     def add(factory):
         registry[name] = factory
+        SUMMARIES[role, name] = summary or (factory.__doc__ or "").strip().split("\n")[0]
         return factory
 
     return add

@@ -53,7 +53,7 @@ class RandomSpymaster:
         return random_covers(view, rng)
 
 
-@register("guesser", "random")
+@register("guesser", "random", "A random uncovered card; after each guess, stops 30% of the time.")
 class RandomGuesser:
     """A random uncovered card; after a guess, stops with probability ``stop_probability``."""
 

@@ -19,6 +19,10 @@ intended target only if WordNet relates it to the clue (``codebots.lexicon``); c
 are each card's nearest related clue words. A partner thinking with another model agrees
 far more often with such clues (docs/cross-model-notes.md); with none feasible the
 spymaster falls back to the best single-target margin over all candidates.
+
+With a ``partner`` memory (``codebots.agents.partner``) every similarity gains what the
+spymaster learned from watching its partner guess: pairs it missed lose, cards it took for a
+clue gain, as threats to that clue.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 from codebots.agents.base import Clues, register
 from codebots.agents.baselines import random_covers
 from codebots.agents.guesser import MAX_TARGETS, MEMORY, EmbeddingGuesser
+from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
     model_tables,
@@ -65,6 +70,7 @@ class EmbeddingSpymaster:
         assassin_below: int = 0,  # other non-targets that must be nearer the clue
         expert_clues: bool = True,  # 0 / unlimited clues where the variant allows them
         catch_up_margin: float = 1.0,  # z: an earlier target its old clue still singles out
+        partner: PartnerMemory | None = None,  # learned from watching the partner guess
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -86,6 +92,8 @@ class EmbeddingSpymaster:
         self.assassin_below = assassin_below
         self.expert_clues = expert_clues
         self.catch_up_margin = catch_up_margin
+        self.partner = partner
+        self._partner_pool: tuple[str, ...] | None = None  # the pool the memory was checked on
         self._index: dict | None = None
         self.begin(0)
 
@@ -118,6 +126,16 @@ class EmbeddingSpymaster:
 
     def tables(self, words: tuple[str, ...]):
         return [model_tables(model, words, self.vocabulary) for model in self.models]
+
+    def _learned(self, words: tuple[str, ...], cards: np.ndarray, clues: np.ndarray):
+        """The partner memory's z corrections for ``cards`` (G, K) x ``clues`` (G, C), as
+        (G, K, C); 0 without a memory."""
+        if self.partner is None:
+            return 0.0
+        if self._partner_pool is not words:  # compare the pool once, not every turn
+            self.partner.check_fits(words, self.vocabulary)
+            self._partner_pool = words
+        return self.partner.correction[cards[:, :, None], clues[:, None, :]]
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
         size = len(view.active)
@@ -184,8 +202,9 @@ class EmbeddingSpymaster:
         if related is not None:
             aimable = aimable & related[cards_l[:, :MAX_TARGETS, None], candidates[:, None, :]]
         margins = floors = plain = None
+        learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or 0
         for table in tables:
-            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]]  # (G, 25, C)
+            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]] + learned
             on_target = np.where(aimable, sims[:, :MAX_TARGETS], -np.inf)
             ranked = -np.sort(-on_target, axis=1)  # (G, 9, C): t_1 >= t_2 >= ...
             threat = np.where(threats_l[:, :, None], sims + danger_l[:, :, None], -np.inf)
@@ -309,6 +328,9 @@ class EmbeddingSpymaster:
         if self.lexicon:  # targets the lexicon relates to the clue come first
             related = relation_matrix(view.words, self.vocabulary)
             sims = sims + 10.0 * related[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
+        if self.partner is not None:  # its corrections are z units, ~0.1 cosine each
+            learned = self._learned(view.words, cards_l[:, :MAX_TARGETS], clue_ids[:, None])
+            sims = sims + 0.1 * learned[:, :, 0]
         order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
         return np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
 
@@ -356,48 +378,74 @@ class EmbeddingSpymaster:
         return np.where(coverable.any(axis=1), choice, -1)
 
 
-def _spymaster(models, name, **fixed):
+EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
+
+
+def _spymaster(name: str, models: tuple[str, ...], summary: str, **fixed) -> None:
     def factory(**options):
         return EmbeddingSpymaster(models=models, name=name, **{**fixed, **options})
 
-    return factory
+    register("spymaster", name, summary)(factory)
+    EMBEDDING_SPYMASTERS.append(name)
 
 
-def _guesser(model, name, **fixed):
+def _guesser(name: str, model: str, summary: str, **fixed) -> None:
     def factory(**options):
         return EmbeddingGuesser(model=model, name=name, **{**fixed, **options})
 
-    return factory
+    register("guesser", name, summary)(factory)
 
 
-register("spymaster", "glove")(_spymaster(("glove",), "glove"))
-register("spymaster", "minilm")(_spymaster(("minilm",), "minilm"))
-register("spymaster", "robust")(_spymaster(("glove", "minilm"), "robust"))
+_spymaster("glove", ("glove",), "Margin clues from GloVe 6B 50d (the default).")
+_spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encodings.")
+_spymaster(
+    "robust",
+    ("glove", "minilm"),
+    "Worst margin over GloVe and MiniLM (its partner's model is inside it).",
+)
 # Partner-safe spymasters: their own model only, but every intended target must be one the
 # lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
 LEXICON_SETTINGS = {"lexicon": True, "margin_weight": 1.0, "min_margin": 0.5, "assassin_below": 8}
 # Their clues must also keep the margin under word vectors learned from the dictionary's
 # glosses (codebots.gloss_vectors): a second mind that is not the partner's.
-register("spymaster", "glove-lexicon")(
-    _spymaster(("glove", "wordnet"), "glove-lexicon", **LEXICON_SETTINGS)
+_spymaster(
+    "glove-lexicon",
+    ("glove", "wordnet"),
+    "GloVe clues WordNet backs, for a partner with another model (single-team research).",
+    **LEXICON_SETTINGS,
 )
-register("spymaster", "minilm-lexicon")(
-    _spymaster(("minilm", "wordnet"), "minilm-lexicon", **LEXICON_SETTINGS)
+_spymaster(
+    "minilm-lexicon",
+    ("minilm", "wordnet"),
+    "MiniLM clues WordNet backs, for a partner with another model (single-team research).",
+    **LEXICON_SETTINGS,
 )
-register("spymaster", "glove-random-cover")(  # Marvel co-op: cover a random virtual agent
-    lambda **options: EmbeddingSpymaster(
-        models=("glove",), name="glove-random-cover", cover_policy="random", **options
-    )
+_spymaster(
+    "glove-random-cover",
+    ("glove",),
+    "The glove spymaster covering a random virtual agent (Marvel co-op baseline).",
+    cover_policy="random",
 )
-register("guesser", "glove")(_guesser("glove", "glove"))
-register("guesser", "minilm")(_guesser("minilm", "minilm"))
+_guesser("glove", "glove", "Touches the cards nearest the clue (GloVe), up to its number.")
+_guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to its number.")
 # Guessers that also consult the lexicon: both sides then share it, so a pairing with a
 # lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
 LEXICON_GUESSER_WEIGHT = 2.0
-register("guesser", "glove-lexicon")(
-    _guesser("glove", "glove-lexicon", lexicon_weight=LEXICON_GUESSER_WEIGHT)
+_guesser(
+    "glove-lexicon",
+    "glove",
+    "The glove guesser plus a bonus for cards WordNet relates to the clue.",
+    lexicon_weight=LEXICON_GUESSER_WEIGHT,
 )
-register("guesser", "minilm-lexicon")(
-    _guesser("minilm", "minilm-lexicon", lexicon_weight=LEXICON_GUESSER_WEIGHT)
+_guesser(
+    "minilm-lexicon",
+    "minilm",
+    "The minilm guesser plus a bonus for cards WordNet relates to the clue.",
+    lexicon_weight=LEXICON_GUESSER_WEIGHT,
 )
-register("guesser", "nearest")(_guesser("glove", "nearest", stop_at_number=False))
+_guesser(
+    "nearest",
+    "glove",
+    "GloVe nearest cards, number + 1 of them, no stopping rule (2019 competition bots).",
+    stop_at_number=False,
+)

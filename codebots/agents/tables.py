@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from codebots.embeddings import CACHE_DIR, Embedding, load_embedding
-from codebots.files import atomic_write
+from codebots.embeddings import Embedding, load_embedding
+from codebots.files import CACHE_DIR, atomic_write
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
 from codebots.validity import ForbidTable, checker_for
