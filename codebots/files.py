@@ -30,11 +30,18 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Pa
     os.close(handle)
     try:
         write(Path(temporary))
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it owner-only (0600)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # reading the umask means setting it; put it straight back
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:

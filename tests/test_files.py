@@ -1,5 +1,7 @@
 """Atomic writes and the build lock shared by every cache."""
 
+import os
+import stat
 import subprocess
 import sys
 import textwrap
@@ -30,6 +32,16 @@ def test_atomic_write_leaves_only_the_file(tmp_path):
     path = atomic_write_text(tmp_path / "deep" / "table.md", "| a |")
     assert path.read_text() == "| a |"
     assert list(path.parent.iterdir()) == [path]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_atomic_write_gives_the_usual_permissions(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        path = atomic_write_text(tmp_path / "results.csv", "a,b\n")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # not mkstemp's owner-only 0600
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks are POSIX")
