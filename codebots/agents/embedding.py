@@ -129,9 +129,9 @@ class EmbeddingSpymaster:
 
     def _learned(self, words: tuple[str, ...], cards: np.ndarray, clues: np.ndarray):
         """The partner memory's z corrections for ``cards`` (G, K) x ``clues`` (G, C), as
-        (G, K, C); 0 without a memory."""
+        (G, K, C); ``None`` without a memory."""
         if self.partner is None:
-            return 0.0
+            return None
         if self._partner_pool is not words:  # compare the pool once, not every turn
             self.partner.check_fits(words, self.vocabulary)
             self._partner_pool = words
@@ -202,9 +202,11 @@ class EmbeddingSpymaster:
         if related is not None:
             aimable = aimable & related[cards_l[:, :MAX_TARGETS, None], candidates[:, None, :]]
         margins = floors = plain = None
-        learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or 0
+        learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
         for table in tables:
-            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]] + learned
+            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]]  # (G, 25, C)
+            if learned is not None:
+                sims += learned
             on_target = np.where(aimable, sims[:, :MAX_TARGETS], -np.inf)
             ranked = -np.sort(-on_target, axis=1)  # (G, 9, C): t_1 >= t_2 >= ...
             threat = np.where(threats_l[:, :, None], sims + danger_l[:, :, None], -np.inf)
