@@ -128,18 +128,25 @@ def test_an_interrupted_sweep_resumes_without_recomputing(tmp_path):
     )
     command = [sys.executable, "-m", "codebots", "evaluate", "--config", str(config)]
     cells = tmp_path / "out" / "cells" / "sweep"
+
+    def finished_cells():  # not the hidden temporary file of a cell being written
+        return [p for p in cells.glob("*.csv") if not p.name.startswith(".")]
+
     process = subprocess.Popen(
         [*command, "--out-dir", str(tmp_path / "out")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # A shell that starts jobs in the background ignores SIGINT in them, and Python
+        # keeps an ignored SIGINT: give the run the default so Ctrl-C reaches it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 240
-    while not (cells.exists() and list(cells.glob("*.csv"))):
+    while not (cells.exists() and finished_cells()):
         assert process.poll() is None and time.monotonic() < deadline, "no cell finished"
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     process.wait(timeout=60)
-    done = {p.name: p.stat().st_mtime_ns for p in cells.glob("*.csv")}
+    done = {p.name: p.stat().st_mtime_ns for p in finished_cells()}
     assert 1 <= len(done) < 4 and not (tmp_path / "out" / "sweep.md").exists()
     resumed = subprocess.run(
         [*command, "--out-dir", str(tmp_path / "out"), "--markdown"],
