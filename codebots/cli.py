@@ -169,8 +169,6 @@ def clue(
     Example: codebots clue --board "graveyard, ghost, owl, bank, wand" --targets "graveyard, ghost"
     """
     try:
-        import numpy as np
-
         from codebots.agents import make_agent
         from codebots.agents.views import ASSASSIN, BYSTANDER, OWN, SpymasterView
         from codebots.variants import get_variant
@@ -193,23 +191,10 @@ def clue(
                 f"'{spymaster}' is not an embedding spymaster; use one of "
                 + ", ".join(EMBEDDING_SPYMASTERS)
             )
-        padded = np.zeros((1, 25), dtype=np.int32)
-        padded[0, : len(cards)] = np.arange(len(cards))
-        identity = np.full((1, 25), BYSTANDER, dtype=np.int8)
-        for i, card in enumerate(cards):
-            identity[0, i] = OWN if card in own else ASSASSIN if card in danger else BYSTANDER
-        visible = np.zeros((1, 25), dtype=bool)
-        visible[0, : len(cards)] = True
-        view = SpymasterView(
-            get_variant("classic"),
-            tuple(cards),
-            padded,
-            identity,
-            ~visible,
-            visible,
-            np.ones(1, bool),
-            np.zeros((1, 25), bool),
-        )
+        identity = [
+            OWN if card in own else ASSASSIN if card in danger else BYSTANDER for card in cards
+        ]
+        view = SpymasterView.single(cards, identity, get_variant("classic"))
         rows = agent.top_clues(view, 0, count)
     except CodebotsError as error:
         raise fail(error) from None

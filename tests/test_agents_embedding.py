@@ -54,27 +54,8 @@ def test_glove_pair_plays_every_family(glove_pair, variant):
         assert records["won"].mean() >= 0.85
 
 
-def board_view(cards: list[str], identity: list[int], known_wrong=None) -> SpymasterView:
-    size = len(cards)
-    padded = np.zeros((1, 25), dtype=np.int32)
-    padded[0, :size] = np.arange(size)
-    ident = np.full((1, 25), BYSTANDER, dtype=np.int8)
-    ident[0, :size] = identity
-    visible = np.zeros((1, 25), dtype=bool)
-    visible[0, :size] = True
-    wrong = np.zeros((1, 25), dtype=bool)
-    if known_wrong is not None:
-        wrong[0, known_wrong] = True
-    return SpymasterView(
-        get_variant("classic"),
-        tuple(cards),
-        padded,
-        ident,
-        ~visible,
-        visible,
-        np.ones(1, bool),
-        wrong,
-    )
+def board_view(cards: list[str], identity: list[int]) -> SpymasterView:
+    return SpymasterView.single(cards, identity, get_variant("classic"))
 
 
 CARDS = [

@@ -20,18 +20,7 @@ KEY = (OWN, OWN, OWN, BYSTANDER, BYSTANDER, OTHER, OTHER, BYSTANDER, ASSASSIN)
 
 
 def sea_view() -> SpymasterView:
-    size = len(CARDS)
-    cards = np.zeros((1, 25), dtype=np.int32)
-    cards[0, :size] = np.arange(size)
-    identity = np.full((1, 25), BYSTANDER, dtype=np.int8)
-    identity[0, :size] = KEY
-    visible = np.zeros((1, 25), dtype=bool)
-    visible[0, :size] = True
-    no_cards = np.zeros((1, 25), bool)
-    classic = get_variant("classic")
-    return SpymasterView(
-        classic, CARDS, cards, identity, ~visible, visible, np.ones(1, bool), no_cards
-    )
+    return SpymasterView.single(CARDS, KEY, get_variant("classic"))
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +70,12 @@ def test_memory_round_trips_through_a_file_and_refuses_another_pool(spymaster, t
     assert np.array_equal(loaded.correction, memory.correction) and loaded.turns_seen == 1
     with pytest.raises(CodebotsError, match="another card pool"):
         loaded.check_fits(CARDS[:-1], spymaster.vocabulary)
+    spymaster.partner = PartnerMemory(CARDS[:-1], spymaster.vocabulary)
+    try:  # a memory swapped in after an earlier one is checked too
+        with pytest.raises(CodebotsError, match="another card pool"):
+            spymaster.clues(sea_view(), np.random.default_rng(0))
+    finally:
+        spymaster.partner = None
     with pytest.raises(CodebotsError, match="not in this partner memory's pool"):
         memory.observe([{"clue": "water", "targets": ["VIOLIN"], "guesses": []}])
     (tmp_path / "bad.npz").write_text("not an archive")

@@ -93,7 +93,7 @@ class EmbeddingSpymaster:
         self.expert_clues = expert_clues
         self.catch_up_margin = catch_up_margin
         self.partner = partner
-        self._partner_pool: tuple[str, ...] | None = None  # the pool the memory was checked on
+        self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self.begin(0)
 
@@ -132,9 +132,10 @@ class EmbeddingSpymaster:
         (G, K, C); ``None`` without a memory."""
         if self.partner is None:
             return None
-        if self._partner_pool is not words:  # compare the pool once, not every turn
+        memory, pool = self._partner_checked
+        if memory is not self.partner or pool is not words:  # once, not every turn
             self.partner.check_fits(words, self.vocabulary)
-            self._partner_pool = words
+            self._partner_checked = (self.partner, words)
         return self.partner.correction[cards[:, :, None], clues[:, None, :]]
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:

@@ -35,6 +35,24 @@ class SpymasterView:
     def board(self, game: int) -> list[str]:
         return [self.words[i] for i in self.cards[game]]
 
+    @classmethod
+    def single(cls, cards, identity, variant: Variant) -> SpymasterView:
+        """One board of up to 25 loose cards as a batch of one game (``codebots clue``,
+        hand-made test boards): card ``i`` is ``cards[i]`` with ``identity[i]``; the free
+        slots hold no card (invisible, covered)."""
+        size = len(cards)
+        positions = np.zeros((1, 25), dtype=np.int32)
+        positions[0, :size] = np.arange(size)
+        identities = np.full((1, 25), BYSTANDER, dtype=np.int8)
+        identities[0, :size] = identity
+        visible = np.zeros((1, 25), dtype=bool)
+        visible[0, :size] = True
+        active = np.ones(1, dtype=bool)
+        known_wrong = np.zeros((1, 25), dtype=bool)
+        return cls(
+            variant, tuple(cards), positions, identities, ~visible, visible, active, known_wrong
+        )
+
 
 @dataclass(frozen=True)
 class GuesserView:
