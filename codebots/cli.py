@@ -59,10 +59,10 @@ def agents() -> None:
     from codebots.agents.base import SUMMARIES
 
     width = max(len(name) for name in (*SPYMASTERS, *GUESSERS))
-    for role, registry in (("spymasters", SPYMASTERS), ("guessers", GUESSERS)):
-        typer.echo(f"{role}:")
+    for role, registry in (("spymaster", SPYMASTERS), ("guesser", GUESSERS)):
+        typer.echo(f"{role}s:")
         for name in registry:
-            typer.echo(f"  {name:<{width}}  {SUMMARIES[role[:-1], name]}")
+            typer.echo(f"  {name:<{width}}  {SUMMARIES[role, name]}")
 
 
 @app.command()

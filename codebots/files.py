@@ -14,6 +14,10 @@ from pathlib import Path
 # Every derived table (similarities, encodings, forbid tables, lexicon, gloss vectors) is
 # cached here, keyed by what it was built from; ``CODEBOTS_CACHE`` moves it.
 CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
+# Reading the umask means setting it: done once at import, not in every write, so no other
+# thread ever creates a file while it is momentarily 0.
+UMASK = os.umask(0)
+os.umask(UMASK)
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Path:
@@ -30,18 +34,12 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Pa
     os.close(handle)
     try:
         write(Path(temporary))
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it owner-only (0600)
+        os.chmod(temporary, 0o666 & ~UMASK)  # mkstemp makes it owner-only (0600)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
-
-
-def _umask() -> int:
-    mask = os.umask(0)  # reading the umask means setting it; put it straight back
-    os.umask(mask)
-    return mask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:

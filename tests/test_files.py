@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from codebots import files
 from codebots.files import atomic_write_text, build_lock
 
 BUILDER = textwrap.dedent(
@@ -34,13 +35,16 @@ def test_atomic_write_leaves_only_the_file(tmp_path):
     assert list(path.parent.iterdir()) == [path]
 
 
+def test_the_umask_is_read_once_and_left_as_it_was():
+    current = os.umask(0)
+    os.umask(current)
+    assert files.UMASK == current
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
-def test_atomic_write_gives_the_usual_permissions(tmp_path):
-    mask = os.umask(0o022)
-    try:
-        path = atomic_write_text(tmp_path / "results.csv", "a,b\n")
-    finally:
-        os.umask(mask)
+def test_atomic_write_gives_the_usual_permissions(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "UMASK", 0o022)  # the umask of a typical shell
+    path = atomic_write_text(tmp_path / "results.csv", "a,b\n")
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # not mkstemp's owner-only 0600
 
 
