@@ -183,7 +183,7 @@ def clue(
             unknown = [c for c in chosen if c not in cards]
             if unknown:
                 raise CodebotsError(f"{option} names cards not on --board: {', '.join(unknown)}")
-        from codebots.agents.embedding import EMBEDDING_SPYMASTERS
+        from codebots.agents.registered import EMBEDDING_SPYMASTERS
 
         agent = make_agent("spymaster", spymaster)
         if not hasattr(agent, "top_clues"):

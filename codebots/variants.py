@@ -33,6 +33,7 @@ class Variant:
     bystanders: int = 7
     random_start: bool = True
     zero_clues: bool = True
+    zero_clue_guesses: int = 0  # guess limit after a 0 clue; 0: none (RULES 1), 1: n + 1 (2019)
     unlimited_clues: bool = True
     infinity_gauntlet: bool = False
     board_source: str = "pool"  # "competition": the 2019 framework's Python-random boards
@@ -122,6 +123,11 @@ class Variant:
             )
         if self.family == "duet" and self.mission is None and not 9 <= self.tokens <= 12:
             raise CodebotsError(f"duet tokens must be 9..12 (standard 10), not {self.tokens}")
+        if self.zero_clue_guesses not in (0, 1):
+            raise CodebotsError(
+                f"zero_clue_guesses must be 0 (no limit) or 1 (the 2019 framework), "
+                f"not {self.zero_clue_guesses}"
+            )
         for name in (
             "sudden_death_forgiveness", "two_word_clues", "double_clues", "touch_two",
             "mark_bystander",
@@ -131,7 +137,15 @@ class Variant:
 
 
 TEAM_OPTIONS = frozenset(
-    {"pool", "invalid_clue", "zero_clues", "unlimited_clues", "infinity_gauntlet", "board_source"}
+    {
+        "pool",
+        "invalid_clue",
+        "zero_clues",
+        "zero_clue_guesses",
+        "unlimited_clues",
+        "infinity_gauntlet",
+        "board_source",
+    }
 )
 DUET_OPTIONS = frozenset(
     {

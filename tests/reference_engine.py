@@ -80,6 +80,7 @@ class RefTeamGame:
         unlimited_clues,
         infinity_gauntlet,
         invalid_clue,
+        zero_clue_guesses=0,
     ):
         if len(key) != N_CARDS:
             raise ValueError("key must have 25 codes")
@@ -90,6 +91,7 @@ class RefTeamGame:
         self.key = [int(c) for c in key]
         self.opponent = opponent
         self.zero_clues = bool(zero_clues)
+        self.zero_clue_guesses = int(zero_clue_guesses)  # 0: no limit after a 0 clue
         self.unlimited_clues = bool(unlimited_clues)
         self.infinity_gauntlet = bool(infinity_gauntlet)
         self.invalid_clue = invalid_clue
@@ -156,7 +158,10 @@ class RefTeamGame:
             return
         self.phase = GUESS
         self.guesses_made = 0
-        self.guesses_left = NO_LIMIT if number in (0, UNLIMITED) else number + 1
+        if number == 0 and self.zero_clue_guesses:
+            self.guesses_left = self.zero_clue_guesses
+        else:
+            self.guesses_left = NO_LIMIT if number in (0, UNLIMITED) else number + 1
 
     def guess(self, card: int) -> None:
         """The acting team touches ``card`` (0..24) or stops (``STOP``)."""

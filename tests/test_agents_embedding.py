@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from codebots.agents import make_agent
-from codebots.agents.embedding import EmbeddingGuesser, EmbeddingSpymaster
+from codebots.agents.embedding import EmbeddingSpymaster
+from codebots.agents.guesser import EmbeddingGuesser
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
 from codebots.arena import play
 from codebots.cli import app
@@ -169,6 +170,48 @@ def test_spymaster_gives_zero_away_from_the_assassin_when_no_new_clue_is_safe():
     assert 8 in nearest[:2], (word, [CARDS[i] for i in nearest[:3]])  # MONEY, the assassin
 
 
+ZERO_ONE_GUESS = "single-team-2019[zero_clues,zero_clue_guesses=1]"
+
+
+def test_spymaster_warns_about_the_assassin_with_opening_zero_clues():
+    view = replace(board_view(CARDS, SEA_BOARD), variant=get_variant(ZERO_ONE_GUESS))
+    spymaster = EmbeddingSpymaster(("glove",), warnings=2)
+    spymaster.begin(1)
+    rng = np.random.default_rng(0)
+    table = spymaster.tables(tuple(CARDS))[0]
+    given = [spymaster.clues(view, rng) for _ in range(3)]
+    for clues in given[:2]:
+        word = clues.words[0]
+        assert clues.numbers[0] == 0 and clues.targets[0] == () and check_clue(word, CARDS).valid
+        z = table.zsims[np.arange(len(CARDS)), table.clue_index[word]]
+        assert np.argmax(z) == 8, (word, CARDS[int(np.argmax(z))])  # MONEY, the assassin
+    assert given[0].words[0] != given[1].words[0]
+    assert given[2].numbers[0] >= 1 and set(given[2].targets[0]) <= {0, 1, 2}
+    # The registered 2019 benchmark has no 0 clues: no warning there.
+    spymaster.begin(1)
+    benchmark = replace(view, variant=get_variant("single-team-2019"))
+    assert spymaster.clues(benchmark, rng).numbers[0] >= 1
+
+
+def test_the_other_teams_last_agent_is_as_deadly_as_the_assassin():
+    identity = list(SEA_BOARD)
+    identity[6] = BYSTANDER  # DOCTOR is the other team's last agent
+    view = replace(board_view(CARDS, identity), variant=get_variant(ZERO_ONE_GUESS))
+    rng = np.random.default_rng(0)
+    table = EmbeddingSpymaster(("glove",)).tables(tuple(CARDS))[0]
+    warned = []
+    for deadly in (True, False):
+        spymaster = EmbeddingSpymaster(("glove",), warnings=1, last_agent_deadly=deadly)
+        spymaster.begin(1)
+        words = [spymaster.clues(view, rng) for _ in range(3)]
+        zero = [c.words[0] for c in words if c.numbers[0] == 0]
+        nearest = [
+            CARDS[int(np.argmax(table.zsims[:, table.clue_index[w]][: len(CARDS)]))] for w in zero
+        ]
+        warned.append(sorted(nearest))
+    assert warned == [["DOCTOR", "MONEY"], ["MONEY"]], warned
+
+
 @pytest.mark.slow
 def test_lexicon_spymaster_does_better_with_a_partner_of_another_model():
     pytest.importorskip("sentence_transformers")
@@ -182,6 +225,23 @@ def test_lexicon_spymaster_does_better_with_a_partner_of_another_model():
     # Seeds 0-999: 0.803 against 0.576 (experiments/results/agents_baseline.md).
     assert lexicon_run["won"].mean() >= plain_run["won"].mean() + 0.08
     assert all(turn["valid"] for turn in log)
+
+
+@pytest.mark.slow
+def test_warnings_keep_a_partner_of_another_model_off_the_assassin():
+    pytest.importorskip("sentence_transformers")
+    spymaster, guesser = make_agent("spymaster", "glove-lexicon"), make_agent("guesser", "minilm")
+    seeds = range(2000, 2200)  # not the 0-999 boards of the published table
+    log: list[dict] = []
+    warned = play(ZERO_ONE_GUESS, spymaster, guesser, seeds, turn_log=log)
+    plain = play("single-team-2019", spymaster, guesser, seeds)
+    # Seeds 0-999 (experiments/results/warnings.md): assassin 0.189 without, about 0.05 with.
+    assert warned["assassin"].mean() <= plain["assassin"].mean() - 0.07
+    assert warned["won"].mean() >= plain["won"].mean() + 0.05
+    assert all(turn["valid"] for turn in log)
+    zero = [turn for turn in log if turn["number"] == 0]
+    assert len(zero) >= 3 * len(seeds)  # three warnings a game, more for a last blue agent
+    assert all(len(turn["guesses"]) <= 1 for turn in zero)  # the 2019 rule: one guess
 
 
 def test_marvel_cover_policy_takes_the_most_dangerous_agent():
@@ -258,6 +318,23 @@ def test_zero_clue_sends_the_guess_away_from_the_word_and_stops():
     legal[3] = False  # PIANO found, GUITAR still open for "piano"
     view = guesser_view(CARDS, "sea", 0, legal=legal, revealed={3: OWN})
     assert guesser.guesses(view, rng)[0] == 4  # GUITAR
+
+
+def test_zero_clue_warns_the_guesser_off_its_cards_for_the_rest_of_the_game():
+    rng = np.random.default_rng(0)
+    # "loan 1": GloVe puts BANK (z 2.12) a hair above MONEY (2.00).
+    assert EmbeddingGuesser("glove").guesses(guesser_view(CARDS, "loan", 1), rng)[0] == 7
+    for weight, expected in ((1.0, 8), (0.0, 7)):
+        guesser = EmbeddingGuesser("glove", warning_weight=weight)
+        guesser.begin(1)
+        # "deposit 0" (BANK z 1.85, MONEY 1.48): the forced guess goes elsewhere ...
+        away = int(guesser.guesses(guesser_view(CARDS, "deposit", 0), rng)[0])
+        assert away not in (7, 8)
+        legal = np.ones(len(CARDS), bool)
+        legal[away] = False
+        view = guesser_view(CARDS, "loan", 1, legal=legal, revealed={away: BYSTANDER})
+        # ... and BANK stays the card to avoid: 0.85 z off it, 0.48 off MONEY.
+        assert guesser.guesses(view, rng)[0] == expected, weight
 
 
 def test_unlimited_clue_takes_its_own_card_then_an_earlier_clues_leftover():

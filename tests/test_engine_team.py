@@ -292,6 +292,16 @@ def test_zero_clue_has_no_limit_but_needs_one_guess():
     check(s, 1, phase=CLUE, team=BLUE, turns=1)
 
 
+def test_zero_clue_one_guess_under_the_2019_rule():
+    """RULES §2 (2019 framework): guess limit n + 1, so a `0` clue gives one guess."""
+    game, s = new("single-team-2019[zero_clues,zero_clue_guesses=1]", batch=2)
+    s = clue(game, s, np.array([0, 1]))
+    check(s, 0, phase=GUESS, guesses_left=1)
+    check(s, 1, phase=GUESS, guesses_left=2)
+    s = guess(game, s, np.array([REDS[0], NO_ACTION]))
+    check(s, 0, phase=CLUE, team=RED, turns=1)  # the one guess was right: the turn is over
+
+
 def test_unlimited_clue_goes_on_while_correct():
     """RULES §1 experts: `unlimited` → no limit while guesses stay correct."""
     game, s = new()

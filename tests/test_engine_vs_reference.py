@@ -47,6 +47,7 @@ def reference_games(label: str, state) -> list:
             int(state.team[b]),
             opponent=spec.opponent,
             zero_clues=spec.zero_clues,
+            zero_clue_guesses=spec.zero_clue_guesses,
             unlimited_clues=spec.unlimited_clues,
             infinity_gauntlet=spec.infinity_gauntlet,
             invalid_clue=spec.invalid_clue,

@@ -171,6 +171,14 @@ def test_zero_and_unlimited_need_options():
         check(g, phase=GUESS, guesses_left=NO_LIMIT, guesses_made=3)
 
 
+def test_zero_clue_one_guess_option():
+    g = team(opponent="none", zero_clues=True, zero_clue_guesses=1)
+    g.clue(0)
+    check(g, phase=GUESS, guesses_left=1, clues=1)
+    g.guess(0)  # right: the one guess is used, red clues again
+    check(g, phase=CLUE, team=RED, turns=1)
+
+
 def test_bad_number_is_illegal_for_acting_team():
     for bad in (10, -3, 42):
         g = team()

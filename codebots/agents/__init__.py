@@ -1,6 +1,6 @@
 """Agents: protocols, views and the registry; importing this registers the baselines."""
 
-from codebots.agents import baselines, embedding  # noqa: F401 — registers the agents
+from codebots.agents import baselines, registered  # noqa: F401 — registers the agents
 from codebots.agents.base import (
     GUESSERS,
     SPYMASTERS,

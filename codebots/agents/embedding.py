@@ -14,6 +14,12 @@ several models and keeps the worst. Where the variant allows them it gives exper
 ``unlimited`` to let the partner catch up a card it missed, ``word 0`` to send it back to
 such cards and away from the assassin (see ``_expert``).
 
+Warnings (``warnings=k``, single-team games that allow ``0`` clues): the first ``k`` clues of a
+game are ``word 0`` with the valid word that singles out the assassin best (its z above every
+other visible card's, worst over the models), so that a partner of another mind learns which
+card to keep away from; with ``last_agent_deadly`` the other team's last agent counts as an
+assassin too (touching it loses as surely), in the margins and in the warnings.
+
 Lexicon mode (``lexicon=True``, the ``*-lexicon`` spymasters): an own card may be an
 intended target only if WordNet relates it to the clue (``codebots.lexicon``); candidates
 are each card's nearest related clue words. A partner thinking with another model agrees
@@ -29,9 +35,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from codebots.agents.base import Clues, register
+from codebots.agents.base import Clues
 from codebots.agents.baselines import random_covers
-from codebots.agents.guesser import MAX_TARGETS, MEMORY, EmbeddingGuesser
+from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
@@ -71,6 +77,8 @@ class EmbeddingSpymaster:
         expert_clues: bool = True,  # 0 / unlimited clues where the variant allows them
         catch_up_margin: float = 1.0,  # z: an earlier target its old clue still singles out
         partner: PartnerMemory | None = None,  # learned from watching the partner guess
+        warnings: int = 0,  # opening "0" clues pointing at the assassin (zero clues allowed)
+        last_agent_deadly: bool = False,  # the other team's last agent counts as an assassin
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -93,6 +101,8 @@ class EmbeddingSpymaster:
         self.expert_clues = expert_clues
         self.catch_up_margin = catch_up_margin
         self.partner = partner
+        self.warnings = warnings
+        self.last_agent_deadly = last_agent_deadly
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self.begin(0)
@@ -106,6 +116,7 @@ class EmbeddingSpymaster:
         # The clue id that aimed at each card: an own card still visible after its clue was
         # played is a leftover the partner missed (catch-up clues, see _expert).
         self._aimed = np.full((size, 25), -1, dtype=np.int32)  # (B, 25)
+        self._warned = np.zeros((size, 25), dtype=np.int16)  # (B, 25) "0" clues at each card
 
     def remember(self, game: int, word: str, targets: tuple[int, ...] = ()) -> None:
         """Note a clue given in ``game`` (by anyone) so that it is not given again, and the
@@ -149,6 +160,8 @@ class EmbeddingSpymaster:
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
             chosen, counts, targets, aimed, fell_back = self._choose(view, games)
             if len(self._given_count) == size:
+                if self.warnings and _clues_are_free(view.variant):
+                    self._warn(view, games, chosen, counts, targets, aimed)
                 chosen, counts, targets = self._expert(
                     view, games, chosen, counts, targets, aimed, fell_back
                 )
@@ -171,7 +184,7 @@ class EmbeddingSpymaster:
         main = tables[0]
         cards = view.cards[games]  # (G, 25)
         visible = view.visible[games]
-        identity = view.identity[games]
+        identity = self._deadly(view, games)
         targets = (identity == OWN) & visible  # (G, 25)
         threats = visible & ~targets & ~view.known_wrong[games]
         # Lay each board out targets first: slots 0..8 hold the (at most 9) targets.
@@ -253,6 +266,16 @@ class EmbeddingSpymaster:
         score = np.where(any_feasible, np.where(feasible, score, -np.inf), fallback)
         return score, candidates, layout, targets_l, cards_l, margins, ~any_feasible[:, 0, 0]
 
+    def _deadly(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
+        """``(G, 25)`` identities, the other team's last visible agent counted as an
+        assassin: touching it ends the game for us as surely (RULES sections 1 and 2)."""
+        identity = view.identity[games]
+        if not self.last_agent_deadly:
+            return identity
+        other = (identity == OTHER) & view.visible[games]  # (G, 25)
+        last = other & (other.sum(axis=1, keepdims=True) == 1)
+        return np.where(last, ASSASSIN, identity).astype(identity.dtype)
+
     def _choose(self, view: SpymasterView, games: np.ndarray):
         """Best (clue id, number, intended card positions) for each game in ``games``."""
         score, candidates, layout, targets_l, cards_l, _, fell_back = self._score(view, games)
@@ -311,6 +334,44 @@ class EmbeddingSpymaster:
         # Remember what each card was aimed at by; leftovers keep their old clue.
         self._aimed[games] = np.where(new_aims, clue_ids[:, None], self._aimed[games])
         return clue_ids, numbers, aims
+
+    def _warn(self, view: SpymasterView, games, clue_ids, numbers, aims, aimed) -> None:
+        """``word 0`` warnings (in place of the chosen clues): while a deadly card (see
+        ``_deadly``) has had fewer than ``warnings`` of them, the clue is the valid word
+        that singles it out best, so that a partner reading ``0`` as "none of ours" keeps
+        away from that card for the rest of the game. Partners of another model misread a
+        one-card clue one time in seven; the guesser adds up repeated warnings."""
+        tables = self.tables(view.words)
+        main = tables[0]
+        neighbours = (
+            related_neighbours(self.models[0], view.words, self.vocabulary)
+            if self.lexicon
+            else main.neighbours
+        )
+        deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
+        for row, game in enumerate(games):
+            due = np.flatnonzero(deadly[row] & (self._warned[game] < self.warnings))
+            if not len(due):
+                continue
+            assassin = due[np.argmin(self._warned[game, due])]
+            cards = view.cards[game]
+            words = neighbours[cards[assassin]]  # (K,)
+            ok = ~main.forbid.forbidden(cards[None], view.visible[game][None], words[None])[0]
+            ok &= ~np.isin(words, self._given[game]) & main.dictionary[words]
+            others = view.visible[game].copy()
+            others[assassin] = False
+            margin = np.full(len(words), np.inf, dtype=np.float32)
+            for table in tables:
+                sims = table.zsims[cards[:, None], words[None, :]]  # (25, K)
+                rival = np.where(others[:, None], sims, -np.inf).max(axis=0)
+                margin = np.minimum(margin, sims[assassin] - rival)
+            if not ok.any():
+                continue
+            clue_ids[row] = words[np.argmax(np.where(ok, margin, -np.inf))]
+            numbers[row] = 0
+            aims[row] = ()
+            aimed[row] = False
+            self._warned[game, assassin] += 1
 
     def _away_word(self, view: SpymasterView, game: int) -> int:
         """The valid clue id nearest to the game's visible assassin (-1: none)."""
@@ -381,74 +442,8 @@ class EmbeddingSpymaster:
         return np.where(coverable.any(axis=1), choice, -1)
 
 
-EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
-
-
-def _spymaster(name: str, models: tuple[str, ...], summary: str, **fixed) -> None:
-    def factory(**options):
-        return EmbeddingSpymaster(models=models, name=name, **{**fixed, **options})
-
-    register("spymaster", name, summary)(factory)
-    EMBEDDING_SPYMASTERS.append(name)
-
-
-def _guesser(name: str, model: str, summary: str, **fixed) -> None:
-    def factory(**options):
-        return EmbeddingGuesser(model=model, name=name, **{**fixed, **options})
-
-    register("guesser", name, summary)(factory)
-
-
-_spymaster("glove", ("glove",), "Margin clues from GloVe 6B 50d (the default).")
-_spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encodings.")
-_spymaster(
-    "robust",
-    ("glove", "minilm"),
-    "Worst margin over GloVe and MiniLM (its partner's model is inside it).",
-)
-# Partner-safe spymasters: their own model only, but every intended target must be one the
-# lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
-LEXICON_SETTINGS = {"lexicon": True, "margin_weight": 1.0, "min_margin": 0.5, "assassin_below": 8}
-# Their clues must also keep the margin under word vectors learned from the dictionary's
-# glosses (codebots.gloss_vectors): a second mind that is not the partner's.
-_spymaster(
-    "glove-lexicon",
-    ("glove", "wordnet"),
-    "GloVe clues WordNet backs, for a partner with another model (single-team research).",
-    **LEXICON_SETTINGS,
-)
-_spymaster(
-    "minilm-lexicon",
-    ("minilm", "wordnet"),
-    "MiniLM clues WordNet backs, for a partner with another model (single-team research).",
-    **LEXICON_SETTINGS,
-)
-_spymaster(
-    "glove-random-cover",
-    ("glove",),
-    "The glove spymaster covering a random virtual agent (Marvel co-op baseline).",
-    cover_policy="random",
-)
-_guesser("glove", "glove", "Touches the cards nearest the clue (GloVe), up to its number.")
-_guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to its number.")
-# Guessers that also consult the lexicon: both sides then share it, so a pairing with a
-# lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
-LEXICON_GUESSER_WEIGHT = 2.0
-_guesser(
-    "glove-lexicon",
-    "glove",
-    "The glove guesser plus a bonus for cards WordNet relates to the clue.",
-    lexicon_weight=LEXICON_GUESSER_WEIGHT,
-)
-_guesser(
-    "minilm-lexicon",
-    "minilm",
-    "The minilm guesser plus a bonus for cards WordNet relates to the clue.",
-    lexicon_weight=LEXICON_GUESSER_WEIGHT,
-)
-_guesser(
-    "nearest",
-    "glove",
-    "GloVe nearest cards, number + 1 of them, no stopping rule (2019 competition bots).",
-    stop_at_number=False,
-)
+def _clues_are_free(variant) -> bool:
+    """Warnings are worth their clue only where nothing but the score counts clues: a
+    single-team game with ``0`` clues allowed (in classic, Marvel co-op and Duet a clue spent
+    is a turn for the other team, a virtual cover or a time token)."""
+    return variant.family == "team" and variant.opponent == "none" and variant.zero_clues

@@ -28,7 +28,10 @@ class EmbeddingGuesser:
     default: with a partner of another model they cost more wrong guesses than they find
     (docs/cross-model-notes.md), and with the same model they change nothing.
     A ``0`` clue ("none of ours relate to this word") sends the guesses away from the
-    word, to earlier clues' open cards; an ``unlimited`` clue scores a card by the better of
+    word, to earlier clues' open cards, and stays a warning for the rest of the game: every
+    later guess takes ``warning_weight`` z off a card for each z it has above
+    ``warning_floor`` for each earlier ``0`` clue of the same giver (they add up: warnings
+    repeated at one card single it out). An ``unlimited`` clue scores a card by the better of
     its z for this clue and for an earlier open clue. After the first guess of either it
     goes on only while the next card's z is at least ``unlimited_z``.
     Duet: ``own_assassin_caution`` lowers the score of cards the guesser's own side shows as
@@ -58,6 +61,8 @@ class EmbeddingGuesser:
         own_assassin_caution: float = 0.0,  # Duet: z units off cards own side shows assassin
         unlimited_z: float = 2.0,  # 0 / unlimited clues: go on while the next card's z is this
         lexicon_weight: float = 0.0,  # z units for cards WordNet relates to the clue
+        warning_weight: float = 1.0,  # z off per z above warning_floor for each earlier "0" clue
+        warning_floor: float = 1.0,
     ):
         self.model = model
         self.name = name or model
@@ -70,6 +75,8 @@ class EmbeddingGuesser:
         self.own_assassin_caution = own_assassin_caution
         self.unlimited_z = unlimited_z
         self.lexicon_weight = lexicon_weight
+        self.warning_weight = warning_weight
+        self.warning_floor = warning_floor
         self.begin(0)
 
     def begin(self, size: int) -> None:
@@ -77,6 +84,7 @@ class EmbeddingGuesser:
         self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
         self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
         self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
+        self._zero = np.zeros((size, MEMORY), dtype=bool)  # a "0" clue: a warning
         self._count = np.zeros(size, dtype=np.int64)  # clues remembered
         self._current = np.full(size, -1, dtype=np.int64)  # slot of the clue being played
         self._last_card = np.full(size, -1, dtype=np.int64)
@@ -121,6 +129,7 @@ class EmbeddingGuesser:
         self._vectors[rows[new], slot[new]] = clue[new]
         self._remaining[rows[new], slot[new]] = number[new]
         self._side[rows[new], slot[new]] = view.side[new]
+        self._zero[rows[new], slot[new]] = view.clue_number[new] == 0
         self._current = np.where(new, slot, self._current)
         self._count = self._count + new
 
@@ -146,8 +155,20 @@ class EmbeddingGuesser:
             & (slots < self._count[:, None])
             & (slots != self._current[:, None])
         )
-        old = _standardize(memory, candidates[:, None, :])
-        old = np.where(open_slots[:, :, None], old, -np.inf).max(axis=1)  # (B, 25)
+        old_z = _standardize(memory, candidates[:, None, :])  # (B, used, 25)
+        old = np.where(open_slots[:, :, None], old_z, -np.inf).max(axis=1)  # (B, 25)
+        if self.warning_weight:
+            warned = (
+                self._zero[:, :used]
+                & (self._side[:, :used] == view.side[:, None])
+                & (slots < self._count[:, None])
+                & (slots != self._current[:, None])
+            )
+            # Every warning adds: they all point at the same card, their noise does not.
+            excess = np.maximum(old_z - self.warning_floor, 0)  # (B, used, 25)
+            warning = np.where(warned[:, :, None], excess, 0.0).sum(axis=1)  # (B, 25)
+        else:
+            warning = 0.0
         old_or_zero = np.where(np.isfinite(old), old, 0.0)
         combined = current + self.memory_weight * old_or_zero
         # "unlimited": the giver's agents of this clue and of earlier open clues.
@@ -159,6 +180,8 @@ class EmbeddingGuesser:
         # the ones to avoid; the guesses go to earlier clues' open cards instead.
         zero = view.clue_number == 0  # (B,)
         combined = np.where(zero[:, None], old_or_zero - current, combined)
+        # Earlier "0" clues: their nearest cards stay to be avoided all game.
+        combined = combined - self.warning_weight * warning
         if view.own_key is not None and self.own_assassin_caution:
             # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
             # the giver's assassin one time in three, any other card one time in 9 to 13.

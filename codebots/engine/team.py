@@ -144,7 +144,9 @@ class TeamGame:
         ok = acting & ~illegal
         penalized = ok & invalid
         opens = ok & ~penalized
-        limit = np.where(number >= 1, number + 1, NO_LIMIT)
+        # n + 1 guesses; a 0 clue has none (expert rule) or one (the 2019 framework's n + 1).
+        zero_limit = self.variant.zero_clue_guesses or NO_LIMIT
+        limit = np.where(number >= 1, number + 1, np.where(number == 0, zero_limit, NO_LIMIT))
         state = state.replace(
             clues=where(ok, state.clues + 1, state.clues),
             phase=where(opens, GUESS, state.phase),

@@ -1,0 +1,92 @@
+"""The embedding agents registered by name (``codebots agents`` lists them).
+
+Importing this module registers them; ``codebots.agents`` does so.
+"""
+
+from __future__ import annotations
+
+from codebots.agents.base import register
+from codebots.agents.embedding import EmbeddingSpymaster
+from codebots.agents.guesser import EmbeddingGuesser
+
+EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
+
+
+def _spymaster(name: str, models: tuple[str, ...], summary: str, **fixed) -> None:
+    def factory(**options):
+        return EmbeddingSpymaster(models=models, name=name, **{**fixed, **options})
+
+    register("spymaster", name, summary)(factory)
+    EMBEDDING_SPYMASTERS.append(name)
+
+
+def _guesser(name: str, model: str, summary: str, **fixed) -> None:
+    def factory(**options):
+        return EmbeddingGuesser(model=model, name=name, **{**fixed, **options})
+
+    register("guesser", name, summary)(factory)
+
+
+_spymaster("glove", ("glove",), "Margin clues from GloVe 6B 50d (the default).")
+_spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encodings.")
+_spymaster(
+    "robust",
+    ("glove", "minilm"),
+    "Worst margin over GloVe and MiniLM (its partner's model is inside it).",
+)
+# Partner-safe spymasters: their own model only, but every intended target must be one the
+# lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
+LEXICON_SETTINGS = {
+    "lexicon": True,
+    "margin_weight": 1.0,
+    "min_margin": 0.5,
+    "assassin_below": 8,
+    # Where "0" clues are allowed: four opening warnings at the assassin (and at the other
+    # team's last agent once it is as deadly) instead of the catch-up expert clues.
+    "warnings": 4,
+    "last_agent_deadly": True,
+    "expert_clues": False,
+}
+# Their clues must also keep the margin under word vectors learned from the dictionary's
+# glosses (codebots.gloss_vectors): a second mind that is not the partner's.
+_spymaster(
+    "glove-lexicon",
+    ("glove", "wordnet"),
+    "GloVe clues WordNet backs, for a partner with another model (single-team research).",
+    **LEXICON_SETTINGS,
+)
+_spymaster(
+    "minilm-lexicon",
+    ("minilm", "wordnet"),
+    "MiniLM clues WordNet backs, for a partner with another model (single-team research).",
+    **LEXICON_SETTINGS,
+)
+_spymaster(
+    "glove-random-cover",
+    ("glove",),
+    "The glove spymaster covering a random virtual agent (Marvel co-op baseline).",
+    cover_policy="random",
+)
+_guesser("glove", "glove", "Touches the cards nearest the clue (GloVe), up to its number.")
+_guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to its number.")
+# Guessers that also consult the lexicon: both sides then share it, so a pairing with a
+# lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
+LEXICON_GUESSER_WEIGHT = 2.0
+_guesser(
+    "glove-lexicon",
+    "glove",
+    "The glove guesser plus a bonus for cards WordNet relates to the clue.",
+    lexicon_weight=LEXICON_GUESSER_WEIGHT,
+)
+_guesser(
+    "minilm-lexicon",
+    "minilm",
+    "The minilm guesser plus a bonus for cards WordNet relates to the clue.",
+    lexicon_weight=LEXICON_GUESSER_WEIGHT,
+)
+_guesser(
+    "nearest",
+    "glove",
+    "GloVe nearest cards, number + 1 of them, no stopping rule (2019 competition bots).",
+    stop_at_number=False,
+)
