@@ -349,11 +349,11 @@ class EmbeddingSpymaster:
             else main.neighbours
         )
         deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
-        for row, game in enumerate(games):
-            due = np.flatnonzero(deadly[row] & (self._warned[game] < self.warnings))
-            if not len(due):
-                continue
-            assassin = due[np.argmin(self._warned[game, due])]
+        due = deadly & (self._warned[games] < self.warnings)  # (G, 25)
+        for row in np.flatnonzero(due.any(axis=1)):  # only the games with a warning due
+            game = games[row]
+            cards_due = np.flatnonzero(due[row])
+            assassin = cards_due[np.argmin(self._warned[game, cards_due])]
             cards = view.cards[game]
             words = neighbours[cards[assassin]]  # (K,)
             ok = ~main.forbid.forbidden(cards[None], view.visible[game][None], words[None])[0]
