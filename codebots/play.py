@@ -391,10 +391,10 @@ class Session:
             if event["type"] == "clue":
                 number = "unlimited" if event["number"] == UNLIMITED else event["number"]
                 margin = "" if event.get("margin") is None else f", margin {event['margin']:+.3f}"
-                lines.append(
-                    f"clue {event['word']} {number}: meant "
-                    f"{', '.join(event.get('targets', [])) or '?'}{margin}"
-                )
+                meant = ", ".join(event.get("targets", []))
+                if number == 0:  # a warning: its word points at cards to avoid
+                    meant = f"{meant}, away from the word's cards" if meant else "a warning"
+                lines.append(f"clue {event['word']} {number}: meant {meant or '?'}{margin}")
             elif event["type"] == "guess" and event["card"] >= 0:
                 runner = ", ".join(event.get("runner_up", [])) or "-"
                 lines.append(

@@ -166,6 +166,19 @@ def test_input_help_typos_and_invalid_clues():
     assert session.find_card("sate") == cards.index("SATELLITE")  # a unique prefix
 
 
+def test_an_ai_warning_clue_is_explained_to_the_person():
+    from codebots.commands.play import describe
+
+    variant = "single-team-2019[zero_clues,zero_clue_guesses=1]"
+    session = Session(variant, 3, "guesser", "glove-lexicon", "minilm")
+    session.ai_move()  # the lexicon spymaster opens with a warning at the assassin
+    clue = session.events[-1]
+    assert clue["type"] == "clue" and clue["number"] == 0, clue
+    assert "keep away from the cards it suggests" in describe(clue)
+    assert any(f"{clue['word']} 0: meant a warning" in line for line in session.explanations())
+    assert "keep away" not in describe({**clue, "number": 1})
+
+
 def spawn_play(pexpect, seed, record):
     """``codebots play`` (single-team-2019, you guess) in a real pseudo-terminal."""
     arguments = [

@@ -154,6 +154,8 @@ def describe(event: dict) -> str:
     if event["type"] == "clue":
         number = "unlimited" if event["number"] == -1 else event["number"]
         note = " (invalid: penalty)" if not event.get("valid", True) else ""
+        if number == 0:
+            note += " (none of ours relate to this word: keep away from the cards it suggests)"
         return f"{who} clue: {event['word'].upper()} {number}{note}"
     result = f" -> {event['result']}" if event.get("result") else ""
     verb = "guess" if event["type"] == "guess" else "cover"
