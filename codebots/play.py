@@ -171,7 +171,15 @@ class Session:
             if hasattr(self.spymaster, "remember"):  # a resumed AI never repeats a clue either
                 aimed = set(event.get("targets") or ())
                 positions = tuple(i for i in range(25) if self.card_word(i) in aimed)
-                self.spymaster.remember(0, event["word"], positions)
+                self.spymaster.remember(0, event["word"], positions, event["number"])
+            if hasattr(self.guesser, "remember") and event.get("valid", True):
+                # A resumed AI guesser heeds earlier warnings too. A word its model lacks
+                # was never guessed on by it (the live game would have stopped there).
+                side = int(self.state.giver[0] if self.duet else self.state.team[0])
+                try:
+                    self.guesser.remember(0, self.words, event["word"], event["number"], side)
+                except CodebotsError:
+                    pass
         elif kind == "guess":
             self.state = self.game.step_guess(
                 self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))

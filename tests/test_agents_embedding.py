@@ -193,6 +193,24 @@ def test_spymaster_warns_about_the_assassin_with_opening_zero_clues():
     assert spymaster.clues(benchmark, rng).numbers[0] >= 1
 
 
+def test_a_resumed_spymaster_counts_the_warnings_already_given():
+    view = replace(board_view(CARDS, SEA_BOARD), variant=get_variant(ZERO_ONE_GUESS))
+    rng = np.random.default_rng(0)
+    live = EmbeddingSpymaster(("glove",), warnings=2)
+    live.begin(1)
+    first, second, third = (live.clues(view, rng) for _ in range(3))
+    resumed = EmbeddingSpymaster(("glove",), warnings=2)
+    resumed.begin(1)
+    resumed.remember(0, first.words[0], (), 0)  # a record of the first warning
+    again = resumed.clues(view, rng)
+    assert (again.words[0], again.numbers[0]) == (second.words[0], 0)
+    assert resumed.clues(view, rng).numbers[0] >= 1  # two warnings given: play on
+    forgetful = EmbeddingSpymaster(("glove",), warnings=2)
+    forgetful.begin(1)
+    forgetful.remember(0, first.words[0])  # without its number it is not a warning
+    assert [forgetful.clues(view, rng).numbers[0] for _ in range(2)] == [0, 0]
+
+
 def test_the_other_teams_last_agent_is_as_deadly_as_the_assassin():
     identity = list(SEA_BOARD)
     identity[6] = BYSTANDER  # DOCTOR is the other team's last agent
@@ -335,6 +353,18 @@ def test_zero_clue_warns_the_guesser_off_its_cards_for_the_rest_of_the_game():
         view = guesser_view(CARDS, "loan", 1, legal=legal, revealed={away: BYSTANDER})
         # ... and BANK stays the card to avoid: 0.85 z off it, 0.48 off MONEY.
         assert guesser.guesses(view, rng)[0] == expected, weight
+
+
+def test_a_warning_from_a_resumed_record_still_counts_for_the_guesser():
+    rng = np.random.default_rng(0)
+    guesser = EmbeddingGuesser("glove")
+    guesser.begin(1)
+    guesser.remember(0, tuple(CARDS), "deposit", 0, side=0)  # replayed, never seen live
+    assert guesser.guesses(guesser_view(CARDS, "loan", 1), rng)[0] == 8  # MONEY, not BANK
+    other_side = EmbeddingGuesser("glove")
+    other_side.begin(1)
+    other_side.remember(0, tuple(CARDS), "deposit", 0, side=1)  # the other team's warning
+    assert other_side.guesses(guesser_view(CARDS, "loan", 1), rng)[0] == 7
 
 
 def test_unlimited_clue_takes_its_own_card_then_an_earlier_clues_leftover():

@@ -166,10 +166,15 @@ def test_input_help_typos_and_invalid_clues():
     assert session.find_card("sate") == cards.index("SATELLITE")  # a unique prefix
 
 
-def test_an_ai_warning_clue_is_explained_to_the_person():
+def test_an_ai_warning_clue_is_explained_to_the_person_and_survives_a_resume(tmp_path):
     from codebots.commands.play import describe
 
     variant = "single-team-2019[zero_clues,zero_clue_guesses=1]"
+    record = tmp_path / "g.jsonl"
+    session = Session(variant, 3, "spymaster", "glove-lexicon", "minilm", record)
+    session.human_clue("weather 0")  # the person warns the AI guesser off a card
+    resumed = Session.load(record)
+    assert resumed.guesser._zero[0, 0] and resumed.guesser._count[0] == 1
     session = Session(variant, 3, "guesser", "glove-lexicon", "minilm")
     session.ai_move()  # the lexicon spymaster opens with a warning at the assassin
     clue = session.events[-1]

@@ -116,17 +116,22 @@ class EmbeddingSpymaster:
         # The clue id that aimed at each card: an own card still visible after its clue was
         # played is a leftover the partner missed (catch-up clues, see _expert).
         self._aimed = np.full((size, 25), -1, dtype=np.int32)  # (B, 25)
-        self._warned = np.zeros((size, 25), dtype=np.int16)  # (B, 25) "0" clues at each card
+        self._given_zero = np.zeros((size, MEMORY), dtype=bool)  # which of them were "0"
 
-    def remember(self, game: int, word: str, targets: tuple[int, ...] = ()) -> None:
-        """Note a clue given in ``game`` (by anyone) so that it is not given again, and the
-        card positions it aimed at (its leftovers may be caught up later)."""
+    def remember(
+        self, game: int, word: str, targets: tuple[int, ...] = (), number: int = 1
+    ) -> None:
+        """Note a clue given in ``game`` (by anyone) so that it is not given again, the card
+        positions it aimed at (its leftovers may be caught up later) and its number (a ``0``
+        clue counts as a warning at the deadly card it points at)."""
         clue_id = self._clue_ids().get(word.lower(), -1)
         if clue_id < 0 or game >= len(self._given_count):
             return
         self._aimed[game, list(targets)] = clue_id
         if clue_id not in self._given[game]:
-            self._given[game, min(self._given_count[game], MEMORY - 1)] = clue_id
+            slot = min(self._given_count[game], MEMORY - 1)
+            self._given[game, slot] = clue_id
+            self._given_zero[game, slot] = number == 0
             self._given_count[game] += 1
 
     def _clue_ids(self) -> dict:
@@ -167,6 +172,7 @@ class EmbeddingSpymaster:
                 )
                 slot = np.minimum(self._given_count[games], MEMORY - 1)
                 self._given[games, slot] = chosen
+                self._given_zero[games, slot] = counts == 0
                 self._given_count[games] += 1
             for game, clue_id, number, aims in zip(games, chosen, counts, targets):
                 words[game] = vocabulary[clue_id]
@@ -349,11 +355,12 @@ class EmbeddingSpymaster:
             else main.neighbours
         )
         deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
-        due = deadly & (self._warned[games] < self.warnings)  # (G, 25)
+        warned = self._warned(view, games, deadly)  # (G, 25)
+        due = deadly & (warned < self.warnings)  # (G, 25)
         for row in np.flatnonzero(due.any(axis=1)):  # only the games with a warning due
             game = games[row]
             cards_due = np.flatnonzero(due[row])
-            assassin = cards_due[np.argmin(self._warned[game, cards_due])]
+            assassin = cards_due[np.argmin(warned[row, cards_due])]
             cards = view.cards[game]
             words = neighbours[cards[assassin]]  # (K,)
             ok = ~main.forbid.forbidden(cards[None], view.visible[game][None], words[None])[0]
@@ -371,7 +378,19 @@ class EmbeddingSpymaster:
             numbers[row] = 0
             aims[row] = ()
             aimed[row] = False
-            self._warned[game, assassin] += 1
+
+    def _warned(self, view: SpymasterView, games: np.ndarray, deadly: np.ndarray) -> np.ndarray:
+        """``(G, 25)`` how many ``0`` clues given so far point at each deadly card (the one
+        each word is nearest to): derived from the clues, so a resumed game counts them too."""
+        main = self.tables(view.words)[0]
+        given = self._given[games]  # (G, MEMORY)
+        zero = self._given_zero[games] & (given >= 0) & deadly.any(axis=1, keepdims=True)
+        z = main.zsims[view.cards[games][:, :, None], np.clip(given, 0, None)[:, None, :]]
+        pointed = np.where(deadly[:, :, None], z, -np.inf).argmax(axis=1)  # (G, MEMORY)
+        counts = np.zeros(deadly.shape, dtype=np.int64)
+        rows = np.repeat(np.arange(len(games))[:, None], given.shape[1], axis=1)
+        np.add.at(counts, (rows[zero], pointed[zero]), 1)
+        return counts
 
     def _away_word(self, view: SpymasterView, game: int) -> int:
         """The valid clue id nearest to the game's visible assassin (-1: none)."""

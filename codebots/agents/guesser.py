@@ -90,6 +90,26 @@ class EmbeddingGuesser:
         self._last_card = np.full(size, -1, dtype=np.int64)
         self._last_slot = np.full(size, -1, dtype=np.int64)
 
+    def remember(self, game: int, pool: tuple[str, ...], word: str, number: int, side: int) -> None:
+        """Note a clue of ``game`` played before this guesser saw it (a resumed record): a
+        ``0`` clue stays a warning; a counted clue's cards are taken as found. Call it in
+        play order, before the game's next live clue."""
+        if game >= len(self._count):
+            self.begin(game + 1)
+        slot = int(self._count[game])
+        if slot >= MEMORY:
+            return
+        table = model_tables(self.model, pool, self.vocabulary)
+        vector = self.clue_vectors(table, [word])[0]
+        if self._vectors is None:
+            self._vectors = np.zeros((len(self._count), MEMORY, len(vector)), dtype=np.float32)
+        self._vectors[game, slot] = vector
+        self._remaining[game, slot] = 0
+        self._side[game, slot] = side
+        self._zero[game, slot] = number == 0
+        self._current[game] = slot  # it is the clue in play until a new one comes
+        self._count[game] += 1
+
     def clue_vectors(self, table, words, known: np.ndarray | None = None) -> np.ndarray:
         """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids)."""
         known = _clue_ids(table, words) if known is None else known
