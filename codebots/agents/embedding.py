@@ -304,8 +304,8 @@ class EmbeddingSpymaster:
         beats every visible non-own card by ``catch_up_margin``. With one, a one-card clue
         goes out as ``unlimited`` (the partner may go on to the leftovers while right; a
         larger number is kept, since "unlimited" would hide it: measured worse); with no
-        feasible new clue, ``word 0`` replaces the weak fallback, the word being the
-        nearest valid clue to the assassin: the guesses go to the leftovers, away from it.
+        feasible new clue, ``word 0`` replaces the weak fallback, the word being the valid
+        clue that best singles out the assassin: the guesses go to the leftovers, away from it.
         Measured neutral (docs/agents.md): same-model partners rarely leave a leftover.
         """
         numbers, aims, clue_ids = numbers.copy(), list(aims), clue_ids.copy()
@@ -347,37 +347,42 @@ class EmbeddingSpymaster:
         that singles it out best, so that a partner reading ``0`` as "none of ours" keeps
         away from that card for the rest of the game. Partners of another model misread a
         one-card clue one time in seven; the guesser adds up repeated warnings."""
+        deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
+        warned = self._warned(view, games, deadly)  # (G, 25)
+        due = deadly & (warned < self.warnings)  # (G, 25)
+        for row in np.flatnonzero(due.any(axis=1)):  # only the games with a warning due
+            cards_due = np.flatnonzero(due[row])
+            card = cards_due[np.argmin(warned[row, cards_due])]
+            word = self._warning_word(view, games[row], card)
+            if word >= 0:
+                clue_ids[row], numbers[row], aims[row] = word, 0, ()
+                aimed[row] = False
+
+    def _warning_word(self, view: SpymasterView, game: int, card: int) -> int:
+        """The valid clue id (not given yet in ``game``) that singles out board position
+        ``card`` best: its z above every other visible card's, worst over the models; -1
+        if none of the card's candidate clues is valid."""
         tables = self.tables(view.words)
         main = tables[0]
+        cards, visible = view.cards[game], view.visible[game]
         neighbours = (
             related_neighbours(self.models[0], view.words, self.vocabulary)
             if self.lexicon
             else main.neighbours
         )
-        deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
-        warned = self._warned(view, games, deadly)  # (G, 25)
-        due = deadly & (warned < self.warnings)  # (G, 25)
-        for row in np.flatnonzero(due.any(axis=1)):  # only the games with a warning due
-            game = games[row]
-            cards_due = np.flatnonzero(due[row])
-            assassin = cards_due[np.argmin(warned[row, cards_due])]
-            cards = view.cards[game]
-            words = neighbours[cards[assassin]]  # (K,)
-            ok = ~main.forbid.forbidden(cards[None], view.visible[game][None], words[None])[0]
-            ok &= ~np.isin(words, self._given[game]) & main.dictionary[words]
-            others = view.visible[game].copy()
-            others[assassin] = False
-            margin = np.full(len(words), np.inf, dtype=np.float32)
-            for table in tables:
-                sims = table.zsims[cards[:, None], words[None, :]]  # (25, K)
-                rival = np.where(others[:, None], sims, -np.inf).max(axis=0)
-                margin = np.minimum(margin, sims[assassin] - rival)
-            if not ok.any():
-                continue
-            clue_ids[row] = words[np.argmax(np.where(ok, margin, -np.inf))]
-            numbers[row] = 0
-            aims[row] = ()
-            aimed[row] = False
+        words = neighbours[cards[card]]  # (K,)
+        ok = ~main.forbid.forbidden(cards[None], visible[None], words[None])[0]
+        ok &= ~np.isin(words, self._given[game]) & main.dictionary[words]
+        if not ok.any():
+            return -1
+        others = visible.copy()
+        others[card] = False
+        margin = np.full(len(words), np.inf, dtype=np.float32)
+        for table in tables:
+            sims = table.zsims[cards[:, None], words[None, :]]  # (25, K)
+            rival = np.where(others[:, None], sims, -np.inf).max(axis=0)
+            margin = np.minimum(margin, sims[card] - rival)
+        return int(words[np.argmax(np.where(ok, margin, -np.inf))])
 
     def _warned(self, view: SpymasterView, games: np.ndarray, deadly: np.ndarray) -> np.ndarray:
         """``(G, 25)`` how many ``0`` clues given so far point at each deadly card (the one
@@ -393,15 +398,9 @@ class EmbeddingSpymaster:
         return counts
 
     def _away_word(self, view: SpymasterView, game: int) -> int:
-        """The valid clue id nearest to the game's visible assassin (-1: none)."""
-        main = self.tables(view.words)[0]
+        """The valid clue id that best singles out the game's visible assassin (-1: none)."""
         assassins = np.flatnonzero((view.identity[game] == ASSASSIN) & view.visible[game])
-        if not len(assassins):
-            return -1
-        words = main.neighbours[view.cards[game, assassins[0]]][None, :]  # (1, K)
-        ok = ~main.forbid.forbidden(view.cards[game][None], view.visible[game][None], words)[0]
-        ok &= ~np.isin(words[0], self._given[game])
-        return int(words[0, np.argmax(ok)]) if ok.any() else -1
+        return self._warning_word(view, game, int(assassins[0])) if len(assassins) else -1
 
     def _aim_order(self, view, clue_ids, layout, targets_l, cards_l) -> np.ndarray:
         """``(G, 9)`` board positions of the targets, most similar to the clue first: the

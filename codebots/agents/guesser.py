@@ -100,15 +100,9 @@ class EmbeddingGuesser:
         if slot >= MEMORY:
             return
         table = model_tables(self.model, pool, self.vocabulary)
-        vector = self.clue_vectors(table, [word])[0]
-        if self._vectors is None:
-            self._vectors = np.zeros((len(self._count), MEMORY, len(vector)), dtype=np.float32)
-        self._vectors[game, slot] = vector
-        self._remaining[game, slot] = 0
-        self._side[game, slot] = side
-        self._zero[game, slot] = number == 0
-        self._current[game] = slot  # it is the clue in play until a new one comes
-        self._count[game] += 1
+        vector = self.clue_vectors(table, [word])  # (1, d)
+        rows = np.array([game])
+        self._store(rows, np.array([slot]), vector, 0, side, np.array([number == 0]))
 
     def clue_vectors(self, table, words, known: np.ndarray | None = None) -> np.ndarray:
         """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids)."""
@@ -146,12 +140,21 @@ class EmbeddingGuesser:
         slot = np.clip(self._count, 0, MEMORY - 1)
         # A "0" clue points at no card: nothing of it is left to find later.
         number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
-        self._vectors[rows[new], slot[new]] = clue[new]
-        self._remaining[rows[new], slot[new]] = number[new]
-        self._side[rows[new], slot[new]] = view.side[new]
-        self._zero[rows[new], slot[new]] = view.clue_number[new] == 0
-        self._current = np.where(new, slot, self._current)
-        self._count = self._count + new
+        zero = view.clue_number[new] == 0
+        self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero)
+
+    def _store(self, rows, slots, clues, remaining, side, zero) -> None:
+        """Write new clues into the memory of games ``rows`` at ``slots``; each becomes the
+        clue in play of its game."""
+        if self._vectors is None:
+            shape = (len(self._count), MEMORY, clues.shape[1])
+            self._vectors = np.zeros(shape, dtype=np.float32)
+        self._vectors[rows, slots] = clues
+        self._remaining[rows, slots] = remaining
+        self._side[rows, slots] = side
+        self._zero[rows, slots] = zero
+        self._current[rows] = slots
+        self._count[rows] += 1
 
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         table = model_tables(self.model, view.words, self.vocabulary)
