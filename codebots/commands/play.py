@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-HELP = """Type a clue as 'word number' ('ocean 2', 'fruit 0', 'fruit unlimited'); a guess as a
-card name (any case, a unique prefix is enough) or a grid square like B3; 'stop' to end
-your guesses; 'help'; 'quit' (the game is saved; resume it with --resume)."""
+HELP = """Type a clue as 'word number' ('ocean 2', 'fruit 0', 'fruit unlimited'); 'fruit 0'
+means none of ours relate to it: the AI guesser keeps away from its cards for the rest of the
+game. A guess is a card name (any case, a unique prefix is enough) or a grid square like B3;
+'stop' to end your guesses; 'help'; 'quit' (the game is saved; resume it with --resume)."""
 
 PROMPTS = {"clue": "your clue", "guess": "your guess", "cover": "cover which agent"}
 
