@@ -256,7 +256,8 @@ def test_warnings_keep_a_partner_of_another_model_off_the_assassin():
     # Seeds 0-999 (experiments/results/warnings.md): assassin 0.189 without, about 0.05 with.
     assert warned["assassin"].mean() <= plain["assassin"].mean() - 0.07
     assert warned["won"].mean() >= plain["won"].mean() + 0.05
-    assert all(turn["valid"] for turn in log)
+    vocabulary = set(spymaster.vocabulary)
+    assert all(turn["valid"] and turn["clue"] in vocabulary for turn in log)
     zero = [turn for turn in log if turn["number"] == 0]
     assert len(zero) >= 3 * len(seeds)  # three warnings a game, more for a last blue agent
     assert all(len(turn["guesses"]) <= 1 for turn in zero)  # the 2019 rule: one guess
