@@ -231,6 +231,10 @@ def evaluate(
         str | None, typer.Option(help="Dask scheduler address (default: a local cluster).")
     ] = None,
     markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
+    partner_memory: Annotated[
+        str | None,
+        typer.Option(help="Every spymaster plays with this partner memory (codebots watch)."),
+    ] = None,
 ) -> None:
     """Play a grid of pairings x variants and print one row per cell.
 
@@ -252,6 +256,10 @@ def evaluate(
         if config:
             grid = load_config(config)
             name = grid.name
+            if partner_memory:
+                from dataclasses import replace
+
+                grid = replace(grid, partner_memory=partner_memory)
         else:
             grid = GridConfig(
                 name=name,
@@ -259,6 +267,7 @@ def evaluate(
                 pairs=parse_pairs(pairs.split(",")),
                 games=parse_int("--games", games, minimum=1),
                 seed=parse_int("--seed", seed, minimum=0),
+                partner_memory=partner_memory,
             )
         count = parse_int("--workers", workers, minimum=1)
         with tempfile.TemporaryDirectory() as scratch:
@@ -278,6 +287,60 @@ def evaluate(
     except CodebotsError as error:
         raise fail(error) from None
     typer.echo(to_markdown(table) if markdown else with_pandas_options(table))
+
+
+@app.command()
+def watch(
+    out: Annotated[str, typer.Option(help="The memory file (.npz); an existing one learns on.")],
+    spymaster: Annotated[str, typer.Option(help="The spymaster that watches.")] = "glove-lexicon",
+    guesser: Annotated[str, typer.Option(help="The partner it watches guess.")] = "minilm",
+    variant: Annotated[str, typer.Option(help="Variant id or label.")] = "single-team-2019",
+    games: Annotated[str, typer.Option(metavar="INT", help="Games to watch.")] = "1000",
+    seed: Annotated[
+        str, typer.Option(metavar="INT", help="First board seed (keep clear of evaluation seeds).")
+    ] = "100000",
+) -> None:
+    """Let a spymaster watch its partner guess and save what it learned (a partner memory).
+
+    Example: codebots watch --spymaster glove-lexicon --guesser minilm --out partner.npz;
+    then: codebots evaluate --pairs glove-lexicon:minilm --partner-memory partner.npz
+    """
+    try:
+        import numpy as np
+
+        from codebots.agents import make_agent
+        from codebots.agents.partner import PartnerMemory
+        from codebots.agents.partner import watch as watch_games
+        from codebots.agents.registered import EMBEDDING_SPYMASTERS
+        from codebots.variants import get_variant
+        from codebots.vocab import load_pool
+
+        count = parse_int("--games", games, minimum=1)
+        first = parse_int("--seed", seed, minimum=0)
+        pool = load_pool(get_variant(variant).pool).words
+        if spymaster not in EMBEDDING_SPYMASTERS:
+            raise CodebotsError(
+                f"spymaster '{spymaster}' cannot learn from its partner; use one of "
+                f"{', '.join(EMBEDDING_SPYMASTERS)}"
+            )
+        watcher = make_agent("spymaster", spymaster)
+        partner = make_agent("guesser", guesser)
+        path = Path(out)
+        memory = (
+            PartnerMemory.load(path) if path.exists() else PartnerMemory(pool, watcher.vocabulary)
+        )
+        memory.check_fits(pool, watcher.vocabulary)
+        before = memory.turns_seen
+        seeds = np.arange(first, first + count)
+        watch_games(variant, watcher, partner, seeds, memory, progress=sys.stderr.isatty())
+        memory.save(path)
+    except CodebotsError as error:
+        raise fail(error) from None
+    learned = int(np.count_nonzero(memory.correction))
+    typer.echo(
+        f"watched {count:,} games ({memory.turns_seen - before:,} clues; "
+        f"{memory.turns_seen:,} in all): {learned:,} learned (card, clue) pairs -> {path}"
+    )
 
 
 def publish(records, out: str | None, markdown: bool) -> None:

@@ -33,7 +33,15 @@ from codebots.errors import CodebotsError
 from codebots.files import atomic_write
 from codebots.report import atomic_write_text, summarize, to_markdown
 
-CONFIG_KEYS = {"name": str, "variants": list, "pairs": list, "games": int, "seed": int}
+CONFIG_KEYS = {
+    "name": str,
+    "variants": list,
+    "pairs": list,
+    "games": int,
+    "seed": int,
+    "partner_memory": str,  # optional: every spymaster plays with this memory (codebots watch)
+}
+OPTIONAL_KEYS = {"seed", "partner_memory"}
 
 
 @dataclass(frozen=True)
@@ -43,10 +51,18 @@ class Cell:
     guesser: str
     games: int
     seed: int = 0
+    partner_memory: str = ""  # a PartnerMemory file the spymaster uses ("" none)
+    partner_digest: str = ""  # its content hash: a changed file is another cell
 
     @property
     def id(self) -> str:
-        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        # The memory counts by its content, not where the file is; cells without one keep
+        # the ids they always had.
+        fields = asdict(self)
+        del fields["partner_memory"]
+        if not fields["partner_digest"]:
+            del fields["partner_digest"]
+        digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
         readable = f"{self.variant}-{self.spymaster}-{self.guesser}".replace("/", "_")
         return f"{readable}-{digest[:12]}"
 
@@ -58,13 +74,32 @@ class GridConfig:
     pairs: tuple[str, ...]
     games: int
     seed: int = 0
+    partner_memory: str | None = None
 
     def cells(self) -> list[Cell]:
+        memory, digest = "", ""
+        if self.partner_memory:
+            path = Path(self.partner_memory)
+            if not path.is_file():
+                raise CodebotsError(
+                    f"partner memory {path} does not exist; make one with codebots watch"
+                )
+            memory, digest = str(path.resolve()), hashlib.sha256(path.read_bytes()).hexdigest()
         out = []
         for variant in self.variants:
             for pair in self.pairs:
                 spymaster, _, guesser = pair.partition(":")
-                out.append(Cell(variant, spymaster.strip(), guesser.strip(), self.games, self.seed))
+                out.append(
+                    Cell(
+                        variant,
+                        spymaster.strip(),
+                        guesser.strip(),
+                        self.games,
+                        self.seed,
+                        memory,
+                        digest,
+                    )
+                )
         return out
 
 
@@ -95,7 +130,7 @@ def load_config(path: str | os.PathLike) -> GridConfig:
             f"{path}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(CONFIG_KEYS)}"
         )
     for key, kind in CONFIG_KEYS.items():
-        if key not in data and key != "seed":
+        if key not in data and key not in OPTIONAL_KEYS:
             raise CodebotsError(f"{path}: missing key '{key}'")
         if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
             raise CodebotsError(f"{path}: '{key}' must be a {kind.__name__}, got {data[key]!r}")
@@ -107,6 +142,10 @@ def load_config(path: str | os.PathLike) -> GridConfig:
         pairs=parse_pairs(data["pairs"]),
         games=data["games"],
         seed=data.get("seed", 0),
+        # A relative memory path is relative to the config file.
+        partner_memory=str(path.parent / data["partner_memory"])
+        if "partner_memory" in data
+        else None,
     )
 
 
@@ -125,6 +164,14 @@ def validate_cells(cells: list[Cell]) -> None:
                 raise CodebotsError(
                     f"unknown {role} '{name}'; known: {', '.join(sorted(registry))}"
                 )
+        if cell.partner_memory:
+            from codebots.agents.registered import EMBEDDING_SPYMASTERS
+
+            if cell.spymaster not in EMBEDDING_SPYMASTERS:
+                raise CodebotsError(
+                    f"spymaster '{cell.spymaster}' cannot use a partner memory; use one of "
+                    f"{', '.join(EMBEDDING_SPYMASTERS)}"
+                )
 
 
 BATCH = 4096  # games per engine batch; cells split across workers in whole batches
@@ -135,14 +182,20 @@ def run_cell(cell: Cell, progress: bool = False, part: tuple[int, int] | None = 
     import warnings
 
     from codebots.agents import make_agent
+    from codebots.agents.partner import PartnerMemory
     from codebots.arena import play
 
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     first, stop = part or (0, -(-cell.games // BATCH))
     seeds = np.arange(cell.seed, cell.seed + cell.games)[first * BATCH : stop * BATCH]
+    spymaster = make_agent("spymaster", cell.spymaster)
+    if cell.partner_memory:
+        spymaster.partner = PartnerMemory.load(cell.partner_memory)
+        # The rows say which memory: its file's hash, as the cell's cache key does.
+        spymaster.name = f"{cell.spymaster}+partner-{cell.partner_digest[:8]}"
     return play(
         cell.variant,
-        make_agent("spymaster", cell.spymaster),
+        spymaster,
         make_agent("guesser", cell.guesser),
         seeds,
         batch_size=BATCH,

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from codebots.agents import make_agent
-from codebots.agents.partner import PartnerMemory
+from codebots.agents.partner import PartnerMemory, watch
 from codebots.arena import play
 from codebots.report import atomic_write_text, summarize, to_markdown
 from codebots.variants import get_variant
@@ -29,7 +29,6 @@ RESULTS = Path(__file__).resolve().parent / "results"
 VARIANT = "single-team-2019"
 PAIRS = [("glove-lexicon", "minilm"), ("minilm-lexicon", "glove")]
 WATCH_SEED = 100_000  # boards the partner is watched on, far from the evaluation seeds
-ROUND = 1000  # games per learning round: the memory is updated after each
 
 
 def adaptation_rows(spymaster_name, guesser_name, checkpoints, eval_seeds) -> list[dict]:
@@ -41,13 +40,10 @@ def adaptation_rows(spymaster_name, guesser_name, checkpoints, eval_seeds) -> li
     guesser = make_agent("guesser", guesser_name)
     rows, watched = [], 0
     for checkpoint in checkpoints:
-        while watched < checkpoint:
-            games = min(ROUND, checkpoint - watched)
-            log: list[dict] = []
-            seeds = np.arange(WATCH_SEED + watched, WATCH_SEED + watched + games)
-            play(VARIANT, spymaster, guesser, seeds, batch_size=500, turn_log=log)
-            memory.observe(log)
-            watched += games
+        if watched < checkpoint:
+            seeds = np.arange(WATCH_SEED + watched, WATCH_SEED + checkpoint)
+            watch(VARIANT, spymaster, guesser, seeds, memory)
+            watched = checkpoint
         start = time.perf_counter()
         records = play(VARIANT, spymaster, guesser, eval_seeds, batch_size=500)
         row = summarize(records).iloc[0].to_dict()

@@ -102,3 +102,43 @@ def test_watching_a_partner_of_another_model_cuts_its_mistakes():
     # experiments/results/partner_adaptation.md: about +5 points of wins after 1,000 games.
     assert after["won"].mean() >= before["won"].mean() + 0.02
     assert after["assassin"].mean() < before["assassin"].mean()
+
+
+def test_watch_and_evaluate_commands_learn_and_use_a_memory_file(tmp_path):
+    from typer.testing import CliRunner
+
+    from codebots.cli import app
+
+    runner = CliRunner()
+    path = tmp_path / "partner.npz"
+    watch = ["watch", "--spymaster", "glove", "--guesser", "glove", "--out", str(path)]
+    first = runner.invoke(app, [*watch, "--games", "20"])
+    assert first.exit_code == 0, first.output
+    turns = PartnerMemory.load(path).turns_seen
+    assert path.exists() and turns > 20 and f"{turns} in all" in first.output
+    again = runner.invoke(app, [*watch, "--games", "10", "--seed", "100020"])
+    assert again.exit_code == 0, again.output
+    assert PartnerMemory.load(path).turns_seen > turns  # an existing memory learns on
+    evaluate = ["evaluate", "--pairs", "glove:glove", "--games", "20", "--out-dir", str(tmp_path)]
+    used = runner.invoke(app, [*evaluate, "--partner-memory", str(path)])
+    assert used.exit_code == 0, used.output
+    assert "glove+partner-" in used.output  # the rows name the memory (its file's hash)
+    plain = runner.invoke(app, evaluate)
+    assert plain.exit_code == 0 and "glove+partner-" not in plain.output
+    cells = sorted(p.name for p in (tmp_path / "cells" / "evaluation").glob("*.csv"))
+    assert len(cells) == 2, cells  # with and without the memory: two cached cells
+    config = tmp_path / "grid.toml"
+    config.write_text(
+        'name = "grid"\nvariants = ["single-team-2019"]\npairs = ["glove:glove"]\n'
+        'games = 20\npartner_memory = "partner.npz"\n'  # relative to the config file
+    )
+    from_config = runner.invoke(app, ["evaluate", "--config", str(config)])
+    assert from_config.exit_code == 0 and "glove+partner-" in from_config.output
+    for arguments, message in (
+        (["evaluate", "--partner-memory", str(tmp_path / "none.npz")], "does not exist"),
+        (["evaluate", "--pairs", "random:glove", "--partner-memory", str(path)], "cannot use"),
+        (["watch", "--out", str(path), "--spymaster", "random"], "cannot learn"),
+        (["watch", "--out", str(path), "--spymaster", "glove", "--games", "x"], "--games"),
+    ):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 1 and message in result.output, (arguments, result.output)

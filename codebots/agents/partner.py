@@ -26,6 +26,7 @@ from codebots.errors import CodebotsError
 from codebots.files import atomic_write
 
 HIT, MISS, THREAT = 1.5, -5.0, 5.0  # z units (tuned on seeds 100000 and up, not the tables)
+ROUND = 1000  # games per learning round: the memory is updated after each
 
 
 class PartnerMemory:
@@ -118,3 +119,17 @@ class PartnerMemory:
             raise CodebotsError(f"cannot read partner memory {path}: {error}") from None
         memory.turns_seen = int(turns_seen)
         return memory
+
+
+def watch(variant, spymaster, guesser, seeds, memory: PartnerMemory, progress: bool = False):
+    """Play the boards ``seeds`` with ``spymaster`` using ``memory`` and learn from every
+    round of :data:`ROUND` games (the memory in use improves as the spymaster watches)."""
+    from codebots.arena import play
+
+    spymaster.partner = memory
+    seeds = np.asarray(seeds)
+    for start in range(0, len(seeds), ROUND):
+        log: list[dict] = []
+        chunk = seeds[start : start + ROUND]
+        play(variant, spymaster, guesser, chunk, batch_size=500, turn_log=log, progress=progress)
+        memory.observe(log)
