@@ -16,6 +16,7 @@ A config file (TOML or JSON) describes a grid::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -165,13 +166,26 @@ def validate_cells(cells: list[Cell]) -> None:
                     f"unknown {role} '{name}'; known: {', '.join(sorted(registry))}"
                 )
         if cell.partner_memory:
-            from codebots.agents.registered import EMBEDDING_SPYMASTERS
+            pool = get_variant(cell.variant).pool
+            _check_memory(cell.partner_memory, cell.partner_digest, cell.spymaster, pool)
 
-            if cell.spymaster not in EMBEDDING_SPYMASTERS:
-                raise CodebotsError(
-                    f"spymaster '{cell.spymaster}' cannot use a partner memory; use one of "
-                    f"{', '.join(EMBEDDING_SPYMASTERS)}"
-                )
+
+@functools.cache
+def _check_memory(path: str, digest: str, spymaster: str, pool: str) -> None:
+    """A one-line error unless ``spymaster`` can use the memory at ``path`` (its content
+    ``digest``: checked once per content) on ``pool``."""
+    from codebots.agents import make_agent
+    from codebots.agents.partner import PartnerMemory
+    from codebots.agents.registered import EMBEDDING_SPYMASTERS
+    from codebots.vocab import load_pool
+
+    if spymaster not in EMBEDDING_SPYMASTERS:
+        raise CodebotsError(
+            f"spymaster '{spymaster}' cannot use a partner memory; use one of "
+            f"{', '.join(EMBEDDING_SPYMASTERS)}"
+        )
+    vocabulary = make_agent("spymaster", spymaster).vocabulary
+    PartnerMemory.load(path).check_fits(load_pool(pool).words, vocabulary)
 
 
 BATCH = 4096  # games per engine batch; cells split across workers in whole batches
