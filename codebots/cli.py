@@ -169,7 +169,6 @@ def clue(
     Example: codebots clue --board "graveyard, ghost, owl, bank, wand" --targets "graveyard, ghost"
     """
     try:
-        from codebots.agents import make_agent
         from codebots.agents.views import ASSASSIN, BYSTANDER, OWN, SpymasterView
         from codebots.variants import get_variant
 
@@ -183,14 +182,9 @@ def clue(
             unknown = [c for c in chosen if c not in cards]
             if unknown:
                 raise CodebotsError(f"{option} names cards not on --board: {', '.join(unknown)}")
-        from codebots.agents.registered import EMBEDDING_SPYMASTERS
+        from codebots.agents.registered import embedding_spymaster
 
-        agent = make_agent("spymaster", spymaster)
-        if not hasattr(agent, "top_clues"):
-            raise CodebotsError(
-                f"'{spymaster}' is not an embedding spymaster; use one of "
-                + ", ".join(EMBEDDING_SPYMASTERS)
-            )
+        agent = embedding_spymaster(spymaster, "clue suggestions")
         identity = [
             OWN if card in own else ASSASSIN if card in danger else BYSTANDER for card in cards
         ]
@@ -311,19 +305,14 @@ def watch(
         from codebots.agents import make_agent
         from codebots.agents.partner import PartnerMemory
         from codebots.agents.partner import watch as watch_games
-        from codebots.agents.registered import EMBEDDING_SPYMASTERS
+        from codebots.agents.registered import embedding_spymaster
         from codebots.variants import get_variant
         from codebots.vocab import load_pool
 
         count = parse_int("--games", games, minimum=1)
         first = parse_int("--seed", seed, minimum=0)
         pool = load_pool(get_variant(variant).pool).words
-        if spymaster not in EMBEDDING_SPYMASTERS:
-            raise CodebotsError(
-                f"spymaster '{spymaster}' cannot learn from its partner; use one of "
-                f"{', '.join(EMBEDDING_SPYMASTERS)}"
-            )
-        watcher = make_agent("spymaster", spymaster)
+        watcher = embedding_spymaster(spymaster, "learning from a partner")
         partner = make_agent("guesser", guesser)
         path = Path(out)
         memory = (

@@ -174,17 +174,11 @@ def validate_cells(cells: list[Cell]) -> None:
 def _check_memory(path: str, digest: str, spymaster: str, pool: str) -> None:
     """A one-line error unless ``spymaster`` can use the memory at ``path`` (its content
     ``digest``: checked once per content) on ``pool``."""
-    from codebots.agents import make_agent
     from codebots.agents.partner import PartnerMemory
-    from codebots.agents.registered import EMBEDDING_SPYMASTERS
+    from codebots.agents.registered import embedding_spymaster
     from codebots.vocab import load_pool
 
-    if spymaster not in EMBEDDING_SPYMASTERS:
-        raise CodebotsError(
-            f"spymaster '{spymaster}' cannot use a partner memory; use one of "
-            f"{', '.join(EMBEDDING_SPYMASTERS)}"
-        )
-    vocabulary = make_agent("spymaster", spymaster).vocabulary
+    vocabulary = embedding_spymaster(spymaster, "a partner memory").vocabulary
     PartnerMemory.load(path).check_fits(load_pool(pool).words, vocabulary)
 
 

@@ -136,12 +136,15 @@ def test_watch_and_evaluate_commands_learn_and_use_a_memory_file(tmp_path):
     assert from_config.exit_code == 0 and "glove+partner-" in from_config.output
     for arguments, message in (
         (["evaluate", "--partner-memory", str(tmp_path / "none.npz")], "does not exist"),
-        (["evaluate", "--pairs", "random:glove", "--partner-memory", str(path)], "cannot use"),
+        (
+            ["evaluate", "--pairs", "random:glove", "--partner-memory", str(path)],
+            "(a partner memory)",
+        ),
         (
             ["evaluate", "--variant", "classic[pool=wizarding]", "--partner-memory", str(path)],
             "another card pool",
         ),
-        (["watch", "--out", str(path), "--spymaster", "random"], "cannot learn"),
+        (["watch", "--out", str(path), "--spymaster", "random"], "(learning from a partner)"),
         (["watch", "--out", str(path), "--spymaster", "glove", "--games", "x"], "--games"),
     ):
         result = runner.invoke(app, arguments)

@@ -125,8 +125,7 @@ class EmbeddingGuesser:
         size = len(view.active)
         if len(self._count) != size:
             self.begin(size)
-        if self._vectors is None:
-            self._vectors = np.zeros((size, MEMORY, clue.shape[1]), dtype=np.float32)
+        self._allocate(clue.shape[1])
         rows = np.arange(size)
         # What the last guess turned out to be: a found card counts for its clue.
         judged = (self._last_card >= 0) & view.active
@@ -143,12 +142,16 @@ class EmbeddingGuesser:
         zero = view.clue_number[new] == 0
         self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero)
 
+    def _allocate(self, dimensions: int) -> None:
+        """The clue-vector memory, once the clue vectors' width is known."""
+        if self._vectors is None:
+            shape = (len(self._count), MEMORY, dimensions)
+            self._vectors = np.zeros(shape, dtype=np.float32)
+
     def _store(self, rows, slots, clues, remaining, side, zero) -> None:
         """Write new clues into the memory of games ``rows`` at ``slots``; each becomes the
         clue in play of its game."""
-        if self._vectors is None:
-            shape = (len(self._count), MEMORY, clues.shape[1])
-            self._vectors = np.zeros(shape, dtype=np.float32)
+        self._allocate(clues.shape[1])
         self._vectors[rows, slots] = clues
         self._remaining[rows, slots] = remaining
         self._side[rows, slots] = side

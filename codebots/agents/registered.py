@@ -5,11 +5,24 @@ Importing this module registers them; ``codebots.agents`` does so.
 
 from __future__ import annotations
 
-from codebots.agents.base import register
+from codebots.agents.base import make_agent, register
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 
 EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
+
+
+def embedding_spymaster(name: str, need: str) -> EmbeddingSpymaster:
+    """The registered embedding spymaster ``name``; a one-line error, saying what it was
+    needed for (``need``), for any other spymaster."""
+    if name not in EMBEDDING_SPYMASTERS:
+        from codebots.errors import CodebotsError
+
+        raise CodebotsError(
+            f"'{name}' is not an embedding spymaster ({need}); use one of "
+            + ", ".join(EMBEDDING_SPYMASTERS)
+        )
+    return make_agent("spymaster", name)
 
 
 def _spymaster(name: str, models: tuple[str, ...], summary: str, **fixed) -> None:
