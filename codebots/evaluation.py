@@ -33,6 +33,7 @@ import pandas as pd
 from codebots.errors import CodebotsError
 from codebots.files import atomic_write
 from codebots.report import atomic_write_text, summarize, to_markdown
+from codebots.variants import get_variant
 
 CONFIG_KEYS = {
     "name": str,
@@ -57,12 +58,13 @@ class Cell:
 
     @property
     def id(self) -> str:
-        # The memory counts by its content, not where the file is; cells without one keep
-        # the ids they always had.
+        # The memory counts by its content, not where the file is; the variant by the rules
+        # its label resolves to, so a changed registered rule never reuses an old cell.
         fields = asdict(self)
         del fields["partner_memory"]
         if not fields["partner_digest"]:
             del fields["partner_digest"]
+        fields["rules"] = get_variant(self.variant).rules
         digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
         readable = f"{self.variant}-{self.spymaster}-{self.guesser}".replace("/", "_")
         return f"{readable}-{digest[:12]}"
@@ -153,7 +155,6 @@ def load_config(path: str | os.PathLike) -> GridConfig:
 def validate_cells(cells: list[Cell]) -> None:
     """Fail before any game is played: unknown variants and agents are one-line errors."""
     from codebots.agents import GUESSERS, SPYMASTERS
-    from codebots.variants import get_variant
 
     for cell in cells:
         get_variant(cell.variant)

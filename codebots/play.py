@@ -308,9 +308,9 @@ class Session:
             raise InputProblem(f"'{parts[-1]}' is not a number 0..9 or 'unlimited'")
         if not self.duet:
             if number == 0 and not self.spec.zero_clues:
-                raise InputProblem(f"{self.spec.id} does not allow 0 clues")
+                raise InputProblem(f"{self.spec.label} does not allow 0 clues")
             if number == UNLIMITED and not self.spec.unlimited_clues:
-                raise InputProblem(f"{self.spec.id} does not allow unlimited clues")
+                raise InputProblem(f"{self.spec.label} does not allow unlimited clues")
         verdict = check_clue(word, self.visible_words(), CheckOptions())
         if not verdict.valid and not self.penalties:
             raise InputProblem(f"invalid clue: {verdict.reason}")

@@ -33,7 +33,7 @@ class Variant:
     bystanders: int = 7
     random_start: bool = True
     zero_clues: bool = True
-    zero_clue_guesses: int = 0  # guess limit after a 0 clue; 0: none (RULES 1), 1: n + 1 (2019)
+    zero_clue_guesses: int = 0  # guess limit after a 0 clue; 0: none (RULES 1), 1: n + 1 (RULES 2)
     unlimited_clues: bool = True
     infinity_gauntlet: bool = False
     board_source: str = "pool"  # "competition": the 2019 framework's Python-random boards
@@ -68,6 +68,17 @@ class Variant:
             else:
                 parts.append(f"{name}={value}")
         return f"{self.id}[{','.join(parts)}]"
+
+    @property
+    def rules(self) -> str:
+        """Every rule field as ``name=value`` text (no id, description or option list): two
+        specs with the same rules play the same games, whatever they are called."""
+        skip = {"id", "description", "options"}
+        return ",".join(
+            f"{field.name}={getattr(self, field.name)!r}"
+            for field in dataclasses.fields(self)
+            if field.name not in skip
+        )
 
     @property
     def token_setup(self) -> tuple[int, int]:
@@ -212,6 +223,18 @@ def _missions() -> list[Variant]:
     return specs
 
 
+# The single-team benchmark (RULES 2). Its guess limit is n + 1 for every number, so a 0 clue
+# gets one guess, as the 2019 framework's game.py plays it (`while guess_num <= num`);
+# `zero_clues=false` is the stricter reading, numbers 1..9 only. No unlimited clues.
+_SINGLE_TEAM: dict = dict(
+    family="team",
+    opponent="none",
+    random_start=False,
+    zero_clue_guesses=1,
+    unlimited_clues=False,
+    board_source="competition",
+)
+
 _REGISTERED = [
     Variant(
         id="classic",
@@ -230,24 +253,14 @@ _REGISTERED = [
         id="single-team-2019",
         description="Single-team benchmark of the 2019 AI competition: 8 red/7 blue/9/1, "
         "score = clues on a win, 25 on a loss",
-        family="team",
-        opponent="none",
         agents=(8, 7),
         bystanders=9,
-        random_start=False,
-        zero_clues=False,
-        unlimited_clues=False,
-        board_source="competition",
+        **_SINGLE_TEAM,
     ),
     Variant(
         id="single-team-2025",
         description="Single-team benchmark of the 2025 LLM benchmark: 9 red/8 blue/7/1",
-        family="team",
-        opponent="none",
-        random_start=False,
-        zero_clues=False,
-        unlimited_clues=False,
-        board_source="competition",
+        **_SINGLE_TEAM,
     ),
     Variant(
         id="duet",

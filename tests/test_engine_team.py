@@ -293,8 +293,12 @@ def test_zero_clue_has_no_limit_but_needs_one_guess():
 
 
 def test_zero_clue_one_guess_under_the_2019_rule():
-    """RULES §2 (2019 framework): guess limit n + 1, so a `0` clue gives one guess."""
-    game, s = new("single-team-2019[zero_clues,zero_clue_guesses=1]", batch=2)
+    """RULES §2: guess limit n + 1, so a `0` clue gives one guess (as the 2019 framework)."""
+    for variant in ("single-team-2025", "classic[zero_clue_guesses=1]"):
+        game, s = new(variant, batch=2)
+        s = clue(game, s, np.array([0, 1]))
+        check(s, 0, phase=GUESS, guesses_left=1)
+    game, s = new("single-team-2019", batch=2)
     s = clue(game, s, np.array([0, 1]))
     check(s, 0, phase=GUESS, guesses_left=1)
     check(s, 1, phase=GUESS, guesses_left=2)
@@ -524,15 +528,22 @@ def test_single_team_loses_when_all_blue_covered_score_25():
     assert game.score(s)[0] == 25.0
 
 
-def test_single_team_no_zero_or_unlimited_and_assassin_loss():
-    """docs: single-team has neither `0` nor unlimited; assassin → loss (score 25)."""
-    game, s = new("single-team-2025", batch=3)
-    s = clue(game, s, np.array([0, UNLIMITED, 1]))
+def test_single_team_no_unlimited_and_assassin_loss():
+    """docs: single-team has no unlimited clue; assassin → loss (score 25)."""
+    game, s = new("single-team-2025", batch=2)
+    s = clue(game, s, np.array([UNLIMITED, 1]))
     assert_illegal(s, winner=1, game=0)
-    assert_illegal(s, winner=1, game=1)
-    s = guess(game, s, np.array([NO_ACTION, NO_ACTION, ASN]))
-    check(s, 2, phase=DONE, winner=1, end_reason=END_ASSASSIN)
-    assert game.score(s).tolist() == [25.0, 25.0, 25.0]
+    s = guess(game, s, np.array([NO_ACTION, ASN]))
+    check(s, 1, phase=DONE, winner=1, end_reason=END_ASSASSIN)
+    assert game.score(s).tolist() == [25.0, 25.0]
+
+
+def test_single_team_zero_clues_false_is_the_strict_reading():
+    """docs: `zero_clues=false` allows numbers 1..9 only: a `0` clue is illegal."""
+    game, s = new("single-team-2019[zero_clues=false]", batch=2)
+    s = clue(game, s, np.array([0, 1]))
+    assert_illegal(s, winner=1, game=0)
+    check(s, 1, phase=GUESS, guesses_left=2)
 
 
 def test_single_team_invalid_clue_penalty_counts_toward_score():

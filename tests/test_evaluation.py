@@ -190,3 +190,18 @@ def test_a_big_cell_split_across_workers_gives_the_same_games(tmp_path, monkeypa
     serial = run_grid(cell, tmp_path / "one")
     split = run_grid(cell, tmp_path / "two", workers=2)
     pd.testing.assert_frame_equal(serial, split)
+
+
+def test_a_cell_id_follows_the_rules_behind_its_variant_label(monkeypatch):
+    # A changed registered rule must not reuse cells cached under the old one.
+    import dataclasses
+
+    from codebots import variants
+
+    cell = Cell("single-team-2019", "glove", "glove", 10)
+    before = cell.id
+    strict = dataclasses.replace(variants.VARIANTS["single-team-2019"], zero_clues=False)
+    monkeypatch.setitem(variants.VARIANTS, "single-team-2019", strict)
+    assert cell.id != before and cell.id.startswith("single-team-2019-glove-glove-")
+    monkeypatch.undo()
+    assert cell.id == before

@@ -37,6 +37,8 @@ def test_observe_adds_hit_miss_and_threat_per_card_and_clue(spymaster):
             {"clue": "water", "targets": ["BEACH"], "guesses": ["PIANO"], "valid": True},
             {"clue": "water", "targets": ["SHIP"], "guesses": [], "valid": False},  # no guess
             {"clue": "zzzq", "targets": ["SHIP"], "guesses": ["BANK"]},  # not in the vocabulary
+            # "water 0": the partner guessed away from the word; BANK says nothing about it.
+            {"clue": "water", "number": 0, "targets": [], "guesses": ["BANK"]},
         ]
     )
     learned = dict(zip(CARDS, memory.correction[:, water].tolist()))

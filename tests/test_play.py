@@ -158,8 +158,11 @@ def test_input_help_typos_and_invalid_clues():
         session.human_clue("Snow 2")
     with pytest.raises(InputProblem, match="not a number"):
         session.human_clue("weather lots")
-    with pytest.raises(InputProblem, match="does not allow 0 clues"):
-        session.human_clue("weather 0")
+    strict = Session("single-team-2019[zero_clues=false]", 3, "spymaster", "glove", "glove")
+    with pytest.raises(
+        InputProblem, match=r"single-team-2019\[zero_clues=false\] does not allow 0 clues"
+    ):
+        strict.human_clue("weather 0")
     assert session.find_card("a1") == 0 and session.find_card(cards[7].lower()) == 7
     with pytest.raises(InputProblem, match="did you mean SATELLITE"):
         session.find_card("satelite")
@@ -169,7 +172,7 @@ def test_input_help_typos_and_invalid_clues():
 def test_an_ai_warning_clue_is_explained_to_the_person_and_survives_a_resume(tmp_path):
     from codebots.commands.play import describe
 
-    variant = "single-team-2019[zero_clues,zero_clue_guesses=1]"
+    variant = "single-team-2019"
     record = tmp_path / "g.jsonl"
     session = Session(variant, 3, "spymaster", "glove-lexicon", "minilm", record)
     session.human_clue("weather 0")  # the person warns the AI guesser off a card

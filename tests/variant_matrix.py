@@ -10,7 +10,7 @@ OPTION_LABELS = [
     "marvel-coop[infinity_gauntlet]",
     "marvel-coop[invalid_clue=forfeit]",
     "single-team-2019[invalid_clue=forfeit]",
-    "single-team-2019[zero_clues,zero_clue_guesses=1]",
+    "single-team-2019[zero_clues=false]",
     "single-team-2025[board_source=pool]",
     "duet[loose_turn_order]",
     "duet[tokens=9]",

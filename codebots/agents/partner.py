@@ -55,6 +55,8 @@ class PartnerMemory:
             clue = self._clue_index.get(turn["clue"])
             if clue is None or not turn.get("valid", True):
                 continue  # another spymaster's clue word, or a clue that got no guess
+            if turn.get("number") == 0:
+                continue  # "none of ours": the partner guessed away from the word, not by it
             self.turns_seen += 1
             targets, guesses = set(turn["targets"]), set(turn["guesses"])
             for word in targets:
