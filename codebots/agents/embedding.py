@@ -163,10 +163,8 @@ class EmbeddingSpymaster:
         active = np.flatnonzero(view.active)
         # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
-            chosen, counts, targets, aimed, fell_back = self._choose(view, games)
+            chosen, counts, targets, aimed, fell_back = self._choose_or_warn(view, games)
             if len(self._given_count) == size:
-                if self.warnings and _clues_are_free(view.variant):
-                    self._warn(view, games, chosen, counts, targets, aimed)
                 chosen, counts, targets = self._expert(
                     view, games, chosen, counts, targets, aimed, fell_back
                 )
@@ -282,6 +280,29 @@ class EmbeddingSpymaster:
         last = other & (other.sum(axis=1, keepdims=True) == 1)
         return np.where(last, ASSASSIN, identity).astype(identity.dtype)
 
+    def _choose_or_warn(self, view: SpymasterView, games: np.ndarray):
+        """:meth:`_choose` for the games with no warning due, ``word 0`` (see :meth:`_warnings`)
+        for the others: a warned game is never scored."""
+        size = len(games)
+        warning = np.full(size, -1, dtype=np.int64)  # (G,) the warning's clue id, -1: none
+        memory = len(self._given_count) == len(view.active)  # begin() was called for them
+        if self.warnings and memory and _clues_are_free(view.variant):
+            warning = self._warnings(view, games)
+        plain = np.flatnonzero(warning < 0)
+        if len(plain) == size:
+            return self._choose(view, games)
+        clue_ids, numbers = warning.copy(), np.zeros(size, dtype=np.int64)
+        aims: list[tuple[int, ...]] = [()] * size
+        aimed = np.zeros((size, 25), dtype=bool)  # (G, 25) a warning aims at no card
+        fell_back = np.zeros(size, dtype=bool)
+        if len(plain):
+            chosen = self._choose(view, games[plain])
+            clue_ids[plain], numbers[plain] = chosen[0], chosen[1]
+            aimed[plain], fell_back[plain] = chosen[3], chosen[4]
+            for row, row_aims in zip(plain, chosen[2]):
+                aims[row] = row_aims
+        return clue_ids, numbers, aims, aimed, fell_back
+
     def _choose(self, view: SpymasterView, games: np.ndarray):
         """Best (clue id, number, intended card positions) for each game in ``games``."""
         score, candidates, layout, targets_l, cards_l, _, fell_back = self._score(view, games)
@@ -341,48 +362,48 @@ class EmbeddingSpymaster:
         self._aimed[games] = np.where(new_aims, clue_ids[:, None], self._aimed[games])
         return clue_ids, numbers, aims
 
-    def _warn(self, view: SpymasterView, games, clue_ids, numbers, aims, aimed) -> None:
-        """``word 0`` warnings (in place of the chosen clues): while a deadly card (see
-        ``_deadly``) has had fewer than ``warnings`` of them, the clue is the valid word
-        that singles it out best, so that a partner reading ``0`` as "none of ours" keeps
-        away from that card for the rest of the game. Partners of another model misread a
-        one-card clue one time in seven; the guesser adds up repeated warnings."""
+    def _warnings(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
+        """``(G,)`` the ``word 0`` warning each game gets instead of a clue, -1 for none: while
+        a deadly card (see ``_deadly``) has had fewer than ``warnings`` of them, the valid
+        word that singles it out best, so that a partner reading ``0`` as "none of ours"
+        keeps away from that card for the rest of the game. Partners of another model misread
+        a one-card clue one time in seven; the guesser adds up repeated warnings."""
         deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
         warned = self._warned(view, games, deadly)  # (G, 25)
         due = deadly & (warned < self.warnings)  # (G, 25)
-        for row in np.flatnonzero(due.any(axis=1)):  # only the games with a warning due
-            cards_due = np.flatnonzero(due[row])
-            card = cards_due[np.argmin(warned[row, cards_due])]
-            word = self._warning_word(view, games[row], card)
-            if word >= 0:
-                clue_ids[row], numbers[row], aims[row] = word, 0, ()
-                aimed[row] = False
+        words = np.full(len(games), -1, dtype=np.int64)
+        rows = np.flatnonzero(due.any(axis=1))  # only the games with a warning due
+        if len(rows):
+            # The due card warned about least so far (the first such on the board).
+            fewest = np.where(due[rows], warned[rows], np.iinfo(np.int64).max).argmin(axis=1)
+            words[rows] = self._warning_words(view, games[rows], fewest)
+        return words
 
-    def _warning_word(self, view: SpymasterView, game: int, card: int) -> int:
-        """The valid clue id (not given yet in ``game``) that singles out board position
-        ``card`` best: its z above every other visible card's, worst over the models; -1
-        if none of the card's candidate clues is valid."""
+    def _warning_words(self, view: SpymasterView, games: np.ndarray, cards: np.ndarray):
+        """``(G,)`` for each game, the valid clue id (not given yet in it) that singles out
+        board position ``cards[g]`` best: its z above every other visible card's, worst over
+        the models; -1 if none of the card's candidate clues is valid."""
         tables = self.tables(view.words)
         main = tables[0]
-        cards, visible = view.cards[game], view.visible[game]
+        rows = np.arange(len(games))
+        board, visible = view.cards[games], view.visible[games]  # (G, 25)
         neighbours = (
             related_neighbours(self.models[0], view.words, self.vocabulary)
             if self.lexicon
             else main.neighbours
         )
-        words = neighbours[cards[card]]  # (K,)
-        ok = ~main.forbid.forbidden(cards[None], visible[None], words[None])[0]
-        ok &= ~np.isin(words, self._given[game]) & main.dictionary[words]
-        if not ok.any():
-            return -1
+        words = neighbours[board[rows, cards]]  # (G, K)
+        ok = ~main.forbid.forbidden(board, visible, words) & main.dictionary[words]
+        ok &= ~(words[:, :, None] == self._given[games][:, None, :]).any(axis=2)
         others = visible.copy()
-        others[card] = False
-        margin = np.full(len(words), np.inf, dtype=np.float32)
+        others[rows, cards] = False
+        margin = np.full(words.shape, np.inf, dtype=np.float32)  # (G, K)
         for table in tables:
-            sims = table.zsims[cards[:, None], words[None, :]]  # (25, K)
-            rival = np.where(others[:, None], sims, -np.inf).max(axis=0)
-            margin = np.minimum(margin, sims[card] - rival)
-        return int(words[np.argmax(np.where(ok, margin, -np.inf))])
+            sims = table.zsims[board[:, :, None], words[:, None, :]]  # (G, 25, K)
+            rival = np.where(others[:, :, None], sims, -np.inf).max(axis=1)
+            margin = np.minimum(margin, sims[rows, cards] - rival)
+        best = np.where(ok, margin, -np.inf).argmax(axis=1)
+        return np.where(ok.any(axis=1), words[rows, best], -1)
 
     def _warned(self, view: SpymasterView, games: np.ndarray, deadly: np.ndarray) -> np.ndarray:
         """``(G, 25)`` how many ``0`` clues given so far point at each deadly card (the one
@@ -400,7 +421,9 @@ class EmbeddingSpymaster:
     def _away_word(self, view: SpymasterView, game: int) -> int:
         """The valid clue id that best singles out the game's visible assassin (-1: none)."""
         assassins = np.flatnonzero((view.identity[game] == ASSASSIN) & view.visible[game])
-        return self._warning_word(view, game, int(assassins[0])) if len(assassins) else -1
+        if not len(assassins):
+            return -1
+        return int(self._warning_words(view, np.array([game]), assassins[:1])[0])
 
     def _aim_order(self, view, clue_ids, layout, targets_l, cards_l) -> np.ndarray:
         """``(G, 9)`` board positions of the targets, most similar to the clue first: the
