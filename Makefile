@@ -32,7 +32,7 @@ format: install
 	$(PY) -m ruff check --fix codebots tests benchmarks
 
 demo: install  ## the default (GloVe) agents on the benchmark boards, printed as a results table
-	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,nearest:glove,random:oracle --games 1000
+	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,glove:nearest,random:oracle --games 1000
 	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
 
 tables: install  ## regenerate every evaluation table into experiments/results/

@@ -246,6 +246,7 @@ def evaluate(
             write_outputs,
         )
         from codebots.report import to_markdown
+        from codebots.variants import split_labels
 
         if config:
             grid = load_config(config)
@@ -257,7 +258,7 @@ def evaluate(
         else:
             grid = GridConfig(
                 name=name,
-                variants=tuple(v.strip() for v in variant.split(",") if v.strip()),
+                variants=split_labels(variant),
                 pairs=parse_pairs(pairs.split(",")),
                 games=parse_int("--games", games, minimum=1),
                 seed=parse_int("--seed", seed, minimum=0),

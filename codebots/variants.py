@@ -292,5 +292,11 @@ def get_variant(label: str | Variant, **options: object) -> Variant:
     return spec.with_options(**options) if options else spec
 
 
+def split_labels(text: str) -> tuple[str, ...]:
+    """Comma-separated variant labels, commas inside an option list kept:
+    ``"single-team-2019,duet[tokens=11,expert]"`` is two labels."""
+    return tuple(part.strip() for part in re.split(r",(?![^\[]*\])", text) if part.strip())
+
+
 def list_variants() -> list[Variant]:
     return list(VARIANTS.values())

@@ -103,3 +103,46 @@ def test_bad_input_is_one_line_and_exit_code_1(args, message):
     assert result.exit_code == 1
     assert result.output.strip().startswith(message)
     assert len(result.output.strip().splitlines()) == 1
+
+
+DOCUMENTED = ["Makefile", "README.md", "docs/agents.md", "experiments/README.md"]
+
+
+def documented_commands() -> list[str]:
+    """Every ``codebots ...`` command line in the Makefile and the docs (continuations joined)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    commands = []
+    for name in DOCUMENTED:
+        text = (root / name).read_text().replace("\\\n", " ")
+        commands += [
+            m.group(0) for m in re.finditer(r"codebots (simulate|evaluate|watch|play) .*", text)
+        ]
+    return commands
+
+
+def test_every_documented_command_names_registered_variants_and_agents():
+    # `make demo` once named a guesser as a spymaster; the docs' commands are the first ones
+    # a user runs, so every variant and agent they name must exist.
+    import re
+    import shlex
+
+    from codebots.agents import GUESSERS, SPYMASTERS
+    from codebots.evaluation import parse_pairs
+    from codebots.variants import get_variant, split_labels
+
+    commands = documented_commands()
+    assert any("evaluate" in c for c in commands) and any("simulate" in c for c in commands)
+    for command in commands:
+        words = shlex.split(command.split("#")[0])
+        options = {word: words[i + 1] for i, word in enumerate(words[:-1]) if word.startswith("--")}
+        for label in split_labels(options.get("--variant", "single-team-2019")):
+            get_variant(label)
+        pairs = parse_pairs(options["--pairs"].split(",")) if "--pairs" in options else ()
+        spymasters = [p.split(":")[0] for p in pairs] + [options.get("--spymaster", "random")]
+        guessers = [p.split(":")[1] for p in pairs] + [options.get("--guesser", "random")]
+        assert set(spymasters) <= set(SPYMASTERS), command
+        assert set(guessers) <= set(GUESSERS), command
+        assert re.fullmatch(r"\d+", options.get("--games", "1")), command

@@ -80,3 +80,14 @@ def test_token_rewards_and_expert():
     assert token_setup(9, 4, extra_time_tokens=True) == (7, 4)
     assert token_setup(10, 4, flip_time_to_mistake=True) == (4, 6)
     assert token_setup(10, 9, flip_time_to_mistake=True) == (0, 10)  # only one to flip
+
+
+def test_split_labels_keeps_commas_inside_option_lists():
+    from codebots.variants import split_labels
+
+    assert split_labels("single-team-2019, duet[tokens=11,expert],classic") == (
+        "single-team-2019",
+        "duet[tokens=11,expert]",
+        "classic",
+    )
+    assert split_labels("duet[tokens=11,loose_turn_order]") == ("duet[tokens=11,loose_turn_order]",)
