@@ -285,8 +285,8 @@ class EmbeddingSpymaster:
         for the others: a warned game is never scored."""
         size = len(games)
         warning = np.full(size, -1, dtype=np.int64)  # (G,) the warning's clue id, -1: none
-        memory = len(self._given_count) == len(view.active)  # begin() was called for them
-        if self.warnings and memory and _clues_are_free(view.variant):
+        begun = len(self._given_count) == len(view.active)  # begin() made their clue memory
+        if self.warnings and begun and _clues_are_free(view.variant):
             warning = self._warnings(view, games)
         plain = np.flatnonzero(warning < 0)
         if len(plain) == size:
