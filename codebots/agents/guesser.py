@@ -175,21 +175,16 @@ class EmbeddingGuesser:
         used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
         memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
         slots = np.arange(used)[None, :]
-        open_slots = (
-            (self._remaining[:, :used] > 0)
-            & (self._side[:, :used] == view.side[:, None])
+        earlier = (  # (B, used) this giver's clues before the one in play
+            (self._side[:, :used] == view.side[:, None])
             & (slots < self._count[:, None])
             & (slots != self._current[:, None])
         )
+        open_slots = earlier & (self._remaining[:, :used] > 0)
         old_z = _standardize(memory, candidates[:, None, :])  # (B, used, 25)
         old = np.where(open_slots[:, :, None], old_z, -np.inf).max(axis=1)  # (B, 25)
         if self.warning_weight:
-            warned = (
-                self._zero[:, :used]
-                & (self._side[:, :used] == view.side[:, None])
-                & (slots < self._count[:, None])
-                & (slots != self._current[:, None])
-            )
+            warned = earlier & self._zero[:, :used]
             # Every warning adds: they all point at the same card, their noise does not.
             excess = np.maximum(old_z - self.warning_floor, 0)  # (B, used, 25)
             warning = np.where(warned[:, :, None], excess, 0.0).sum(axis=1)  # (B, 25)
