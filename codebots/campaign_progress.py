@@ -19,6 +19,23 @@ from codebots.report import atomic_write_text
 from codebots.variants import get_variant
 
 
+def _problem(data: object) -> str | None:
+    """What is wrong with a campaign file's content (None: nothing)."""
+    if not isinstance(data, dict):
+        return "expected a JSON object"
+    for key in ("won", "held", "spent", "games"):
+        if not isinstance(data.get(key), list):
+            return f"'{key}' must be a list"
+    kinds = (("won", MISSIONS_BY_SLUG, "mission"), ("held", REWARDS, "bonus"))
+    for key, known, kind in (*kinds, ("spent", REWARDS, "bonus")):
+        strange = [item for item in data[key] if not isinstance(item, str) or item not in known]
+        if strange:
+            return f"'{key}' holds {strange[0]!r}, which is not a known {kind}"
+    if not all(isinstance(game, dict) for game in data["games"]):
+        return "'games' must be a list of objects"
+    return None
+
+
 @dataclass
 class CampaignProgress:
     path: str
@@ -31,13 +48,24 @@ class CampaignProgress:
     def load(cls, path: str | Path) -> CampaignProgress:
         """The progress in ``path``, or a new campaign if the file does not exist yet."""
         path = Path(path)
+        if path.is_dir():
+            raise CodebotsError(f"campaign file {path} is a folder; name a .json file")
         if not path.exists():
             return cls(str(path))
         try:
-            data = json.loads(path.read_text())
-            return cls(str(path), data["won"], data["held"], data["spent"], data["games"])
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
-            raise CodebotsError(f"{path} is not a codebots campaign file: {error}") from None
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise CodebotsError(f"{path} is not UTF-8 text, so not a campaign file") from None
+        except json.JSONDecodeError as error:
+            raise CodebotsError(
+                f"{path} is not a codebots campaign file (line {error.lineno}: {error.msg})"
+            ) from None
+        except OSError as error:
+            raise CodebotsError(f"cannot read campaign file {path}: {error.strerror}") from None
+        problem = _problem(data)
+        if problem:
+            raise CodebotsError(f"{path} is not a codebots campaign file: {problem}")
+        return cls(str(path), data["won"], data["held"], data["spent"], data["games"])
 
     def save(self) -> None:
         data = {k: v for k, v in asdict(self).items() if k != "path"}
@@ -88,8 +116,30 @@ class CampaignProgress:
                 )
         return get_variant(mission.variant_id, **bonus_options(use)).label
 
-    def record(self, mission: Mission, used: list[str], won: bool, record: str) -> str | None:
+    def played(self, slug: str, seed: int) -> bool:
+        """Whether mission ``slug`` was already played on board ``seed`` in this campaign."""
+        return any(g.get("mission") == slug and g.get("seed") == seed for g in self.games)
+
+    def booked(self, game_id: str) -> bool:
+        """Whether the game ``game_id`` is already counted (a resumed game is counted once)."""
+        return any(g.get("game_id") == game_id for g in self.games)
+
+    def record(
+        self,
+        mission: Mission,
+        used: list[str],
+        won: bool,
+        record: str,
+        game_id: str | None = None,
+        seed: int | None = None,
+    ) -> str | None:
         """Book a finished game: bonuses spent, the mission won, a reward for a finished box."""
+        for bonus in used:
+            if bonus not in self.held:
+                raise CodebotsError(
+                    f"the bonus '{bonus}' this game used is no longer held in {self.path} "
+                    "(spent in another game meanwhile?); the game is not counted"
+                )
         for bonus in used:
             self.held.remove(bonus)
             self.spent.append(bonus)
@@ -107,6 +157,8 @@ class CampaignProgress:
                 "won": won,
                 "record": record,
                 "earned": earned,
+                "game_id": game_id,
+                "seed": seed,
             }
         )
         self.save()

@@ -20,50 +20,19 @@ silent zero vector.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from codebots.cache import cached
 from codebots.errors import CodebotsError
-from codebots.files import CACHE_DIR, atomic_write
 from codebots.morphology import compound_parts, words_of
+from codebots.word_vectors import WordVectors, normalize
 
 MINILM_BATCH = 512
-
-
-def normalize(vectors: np.ndarray) -> np.ndarray:
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return vectors / np.where(norms == 0, 1, norms)
-
-
-class WordVectors:
-    """Unit-normalized vectors for a fixed list of keys (gensim ``KeyedVectors`` style)."""
-
-    def __init__(self, name: str, index_to_key: Sequence[str], vectors: np.ndarray):
-        if len(index_to_key) != len(vectors):
-            raise ValueError(f"{len(index_to_key)} keys but {len(vectors)} vectors")
-        self.name = name
-        self.index_to_key = list(index_to_key)
-        self.key_to_index = {key: i for i, key in enumerate(self.index_to_key)}
-        self.vectors = normalize(vectors)
-        self.vectors.flags.writeable = False
-
-    def __len__(self) -> int:
-        return len(self.index_to_key)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.key_to_index
-
-    @property
-    def dim(self) -> int:
-        return self.vectors.shape[1]
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        return self.vectors[self.key_to_index[key]]
 
 
 class Embedding:
@@ -149,6 +118,10 @@ class SentenceEmbedding(Embedding):
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             from sentence_transformers import SentenceTransformer
 
+            if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
+                from transformers.utils import logging as transformers_logging
+
+                transformers_logging.disable_progress_bar()
             self._model = SentenceTransformer(self.model_path, device="cpu")
         return self._model
 
@@ -163,21 +136,22 @@ class SentenceEmbedding(Embedding):
         return np.stack([self._memory[t] for t in texts]) if texts else np.zeros((0, self.dim))
 
     def _encode_cached(self, texts: tuple[str, ...]) -> np.ndarray:
-        digest = hashlib.sha256(repr((self.name, texts)).encode()).hexdigest()[:20]
-        path = CACHE_DIR / f"encode-{self.name}-{digest}.npy"
-        if path.exists():
-            return np.load(path)
-        vectors = normalize(
-            self.model.encode(
+        def encode() -> dict[str, np.ndarray]:
+            vectors = self.model.encode(
                 list(texts),
                 batch_size=MINILM_BATCH,
                 convert_to_numpy=True,
-                show_progress_bar=len(texts) > 5000,
+                show_progress_bar=len(texts) > 5000 and sys.stderr.isatty(),
             )
-        )
-        if len(texts) >= 1000:  # worth keeping: vocabularies and pools
-            atomic_write(path, lambda temporary: np.save(temporary, vectors))
-        return vectors
+            return {"vectors": normalize(vectors)}
+
+        return cached(
+            "encode",
+            (self.name, texts),
+            f"{self.name} encodings of {len(texts)} texts",
+            encode,
+            store=len(texts) >= 1000,  # worth keeping: vocabularies and pools
+        )["vectors"]
 
     def embed_words(self, words: Sequence[str]) -> np.ndarray:
         return self._encode(list(words))

@@ -19,21 +19,25 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import os
 import sys
 import tomllib
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from codebots import cell_store
+from codebots.cell_store import CellStore, batch_count, seeds_of
 from codebots.errors import CodebotsError
-from codebots.files import atomic_write
+from codebots.files import atomic_write, plain_name
+from codebots.keys import MAX_GAMES, MAX_SEED
 from codebots.report import atomic_write_text, summarize, to_markdown
 from codebots.variants import get_variant
+from codebots.workers import WorkerPool
 
 CONFIG_KEYS = {
     "name": str,
@@ -44,6 +48,9 @@ CONFIG_KEYS = {
     "partner_memory": str,  # optional: every spymaster plays with this memory (codebots watch)
 }
 OPTIONAL_KEYS = {"seed", "partner_memory"}
+KIND_NAMES = {str: "a string", list: "a list", int: "an integer"}
+EXAMPLES = {"variants": '["single-team-2019", "duet"]', "pairs": '["glove:glove"]'}
+DASK_CONNECT_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,18 @@ class Cell:
         digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
         readable = f"{self.variant}-{self.spymaster}-{self.guesser}".replace("/", "_")
         return f"{readable}-{digest[:12]}"
+
+    @property
+    def label(self) -> str:
+        """The variant label the rows record (options in their canonical form)."""
+        return get_variant(self.variant).label
+
+    @property
+    def spymaster_label(self) -> str:
+        """The spymaster name the rows record: with a partner memory, its file's hash."""
+        if not self.partner_memory:
+            return self.spymaster
+        return f"{self.spymaster}+partner-{self.partner_digest[:8]}"
 
 
 @dataclass(frozen=True)
@@ -118,15 +137,23 @@ def parse_pairs(pairs: Iterable[str]) -> tuple[str, ...]:
 
 
 def load_config(path: str | os.PathLike) -> GridConfig:
-    """Read a grid config (TOML or JSON); unknown keys and wrong types are one-line errors."""
+    """Read a grid config (TOML or JSON); every problem is a one-line error naming the file."""
     path = Path(path)
     if not path.is_file():
-        raise CodebotsError(f"config file {path} does not exist")
+        what = "is a folder" if path.is_dir() else "does not exist"
+        raise CodebotsError(f"config file {path} {what}")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise CodebotsError(f"{path}: not UTF-8 text; save the config as UTF-8") from None
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise CodebotsError(f"{path}: not valid {path.suffix[1:].upper()}: {error}") from None
+        kind = "JSON" if path.suffix == ".json" else "TOML"
+        raise CodebotsError(f"{path}: not valid {kind}: {error}") from None
+    except OSError as error:
+        raise CodebotsError(f"cannot read config file {path}: {error.strerror}") from None
+    if not isinstance(data, dict):
+        raise CodebotsError(f"{path}: a config is a table of keys ({', '.join(CONFIG_KEYS)})")
     unknown = sorted(set(data) - set(CONFIG_KEYS))
     if unknown:
         raise CodebotsError(
@@ -136,15 +163,39 @@ def load_config(path: str | os.PathLike) -> GridConfig:
         if key not in data and key not in OPTIONAL_KEYS:
             raise CodebotsError(f"{path}: missing key '{key}'")
         if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
-            raise CodebotsError(f"{path}: '{key}' must be a {kind.__name__}, got {data[key]!r}")
-    if data["games"] < 1:
-        raise CodebotsError(f"{path}: 'games' must be at least 1, got {data['games']}")
+            raise CodebotsError(f"{path}: '{key}' must be {KIND_NAMES[kind]}, got {data[key]!r}")
+    for key in ("variants", "pairs"):
+        items = data[key]
+        if not items or not all(isinstance(item, str) and item.strip() for item in items):
+            raise CodebotsError(
+                f"{path}: '{key}' must be a non-empty list of strings, e.g. {EXAMPLES[key]}"
+            )
+    games, seed = data["games"], data.get("seed", 0)
+    if games < 1:
+        raise CodebotsError(f"{path}: 'games' must be at least 1, got {games}")
+    if games > MAX_GAMES:
+        raise CodebotsError(f"{path}: 'games' must be at most {MAX_GAMES:,}, got {games:,}")
+    if not 0 <= seed <= MAX_SEED - games + 1:
+        raise CodebotsError(
+            f"{path}: 'seed' must be from 0 to {MAX_SEED - games + 1} (the last game's seed "
+            f"stays below 2**63), got {seed}"
+        )
+    try:
+        variants = tuple(label.strip() for label in data["variants"])
+        for label in variants:
+            get_variant(label)
+        pairs = parse_pairs(data["pairs"])
+        name = plain_name(f"{path}: 'name'", data["name"])
+    except CodebotsError as error:
+        message = str(error)
+        prefixed = message if message.startswith(str(path)) else f"{path}: {message}"
+        raise CodebotsError(prefixed) from None
     return GridConfig(
-        name=data["name"],
-        variants=tuple(data["variants"]),
-        pairs=parse_pairs(data["pairs"]),
-        games=data["games"],
-        seed=data.get("seed", 0),
+        name=name,
+        variants=variants,
+        pairs=pairs,
+        games=games,
+        seed=seed,
         # A relative memory path is relative to the config file.
         partner_memory=str(path.parent / data["partner_memory"])
         if "partner_memory" in data
@@ -183,11 +234,9 @@ def _check_memory(path: str, digest: str, spymaster: str, pool: str) -> None:
     PartnerMemory.load(path).check_fits(load_pool(pool).words, vocabulary)
 
 
-BATCH = 4096  # games per engine batch; cells split across workers in whole batches
-
-
-def run_cell(cell: Cell, progress: bool = False, part: tuple[int, int] | None = None):
-    """Play one cell, or the batches ``part = (first, stop)`` of it (in any process)."""
+def play_batches(cell: Cell, first: int, stop: int, progress: bool = False) -> pd.DataFrame:
+    """Play batches ``first .. stop - 1`` of ``cell`` (in any process): the same games as in
+    a run of the whole cell, since the agents' random streams are numbered by batch."""
     import warnings
 
     from codebots.agents import make_agent
@@ -195,39 +244,30 @@ def run_cell(cell: Cell, progress: bool = False, part: tuple[int, int] | None = 
     from codebots.arena import play
 
     warnings.filterwarnings("ignore", category=RuntimeWarning)
-    first, stop = part or (0, -(-cell.games // BATCH))
-    seeds = np.arange(cell.seed, cell.seed + cell.games)[first * BATCH : stop * BATCH]
     spymaster = make_agent("spymaster", cell.spymaster)
     if cell.partner_memory:
         spymaster.partner = PartnerMemory.load(cell.partner_memory)
-        # The rows say which memory: its file's hash, as the cell's cache key does.
-        spymaster.name = f"{cell.spymaster}+partner-{cell.partner_digest[:8]}"
+        spymaster.name = cell.spymaster_label  # the rows say which memory
     return play(
         cell.variant,
         spymaster,
         make_agent("guesser", cell.guesser),
-        seeds,
-        batch_size=BATCH,
+        seeds_of(cell, first, stop),
+        batch_size=cell_store.BATCH,
         agent_seed=cell.seed,
         progress=progress,
         first_batch=first,
     )
 
 
-def _parts(cell: Cell, workers: int) -> list[tuple[int, int]]:
-    """Whole-batch slices of a cell, about one per worker (the games do not depend on it)."""
-    batches = -(-cell.games // BATCH)
-    edges = np.linspace(0, batches, min(workers, batches) + 1).round().astype(int)
-    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
+def run_cell(cell: Cell, progress: bool = False) -> pd.DataFrame:
+    """Play every game of one cell in this process."""
+    return play_batches(cell, 0, batch_count(cell.games), progress)
 
 
-def _store(cache: Path, cell: Cell, records: pd.DataFrame) -> None:
-    atomic_write_text(cache / f"{cell.id}.csv", records.to_csv(index=False))
-
-
-def _load(cache: Path, cell: Cell) -> pd.DataFrame | None:
-    path = cache / f"{cell.id}.csv"
-    return pd.read_csv(path) if path.exists() else None
+def _play_task(task: tuple[Cell, int]) -> tuple[Cell, int, pd.DataFrame]:
+    cell, batch = task
+    return cell, batch, play_batches(cell, batch, batch + 1)
 
 
 def run_grid(
@@ -238,53 +278,78 @@ def run_grid(
     address: str | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Play every cell not yet cached; return all cells' records in cell order."""
+    """Play every game not yet cached; return all cells' records in cell order.
+
+    Finished batches are stored as they come in (:mod:`codebots.cell_store`), so an
+    interrupted run (Ctrl-C, a crash, ``kill -9``) keeps them and the next run plays only
+    the rest; the result equals an undisturbed run's.
+    """
     if workers < 1:
         raise CodebotsError(f"--workers must be at least 1, got {workers}")
     if backend not in ("local", "dask"):
         raise CodebotsError(f"unknown backend '{backend}'; use local or dask")
     validate_cells(cells)
-    cache = Path(cache)
-    cache.mkdir(parents=True, exist_ok=True)
-    todo = [cell for cell in cells if _load(cache, cell) is None]
+    store = CellStore(cache)
+    store.folder.mkdir(parents=True, exist_ok=True)
+    done: dict[Cell, pd.DataFrame] = {}
+    parts: dict[Cell, dict[int, pd.DataFrame]] = {}
+    tasks: list[tuple[Cell, int]] = []
+    for cell in dict.fromkeys(cells):
+        rows = store.load_cell(cell)
+        if rows is not None:
+            done[cell] = rows
+            continue
+        parts[cell] = {}
+        for batch in range(batch_count(cell.games)):
+            rows = store.load_batch(cell, batch)
+            if rows is None:
+                tasks.append((cell, batch))
+            else:
+                parts[cell][batch] = rows
+
+    def finish_complete_cells() -> None:
+        for cell in [c for c, got in parts.items() if len(got) == batch_count(c.games)]:
+            got = parts.pop(cell)
+            done[cell] = store.store_cell(cell, pd.concat([got[k] for k in sorted(got)]))
+
+    finish_complete_cells()  # cells whose every batch was kept by an interrupted run
     bar = None
-    if progress and todo:
+    if progress and tasks:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(todo), desc="cells", unit="cell", file=sys.stderr)
-    if backend == "dask":
-        _run_dask(todo, cache, address, workers, bar)
-    elif workers == 1:
-        for cell in todo:
-            _store(cache, cell, run_cell(cell, progress=progress))
+        total = sum(len(seeds_of(cell, batch, batch + 1)) for cell, batch in tasks)
+        bar = tqdm(total=total, desc="games", unit="game", file=sys.stderr)
+    results = _results(tasks, workers, backend, address)
+    try:
+        for cell, batch, rows in results:
+            store.store_batch(cell, batch, rows)
+            parts[cell][batch] = rows
+            finish_complete_cells()
             if bar is not None:
-                bar.update()
+                bar.update(len(rows))
+    finally:
+        results.close()  # on Ctrl-C or an error: the workers end now
+        if bar is not None:
+            bar.close()
+    return pd.concat([done[cell] for cell in cells], ignore_index=True)
+
+
+def _results(tasks: list[tuple[Cell, int]], workers: int, backend: str, address: str | None):
+    """``(cell, batch, rows)`` for every task, as they finish."""
+    if not tasks:
+        return
+    if backend == "dask":
+        yield from _dask_results(tasks, address, workers)
+    elif workers == 1 or len(tasks) == 1:
+        for task in tasks:
+            yield _play_task(task)
     else:
-        # Every cell in whole-batch parts, so that one big cell also uses every worker.
-        with ProcessPoolExecutor(workers) as pool:
-            pending = {cell: {} for cell in todo}
-            futures = {
-                pool.submit(run_cell, cell, False, part): (cell, part)
-                for cell in todo
-                for part in _parts(cell, workers)
-            }
-            for future in as_completed(futures):
-                cell, part = futures[future]
-                pending[cell][part] = future.result()
-                if len(pending[cell]) == len(_parts(cell, workers)):
-                    done = pending.pop(cell)
-                    _store(
-                        cache, cell, pd.concat([done[p] for p in sorted(done)], ignore_index=True)
-                    )
-                    if bar is not None:
-                        bar.update()
-    if bar is not None:
-        bar.close()
-    return pd.concat([_load(cache, cell) for cell in cells], ignore_index=True)
+        with WorkerPool(min(workers, len(tasks))) as pool:
+            yield from pool.imap_unordered(_play_task, tasks)
 
 
-def _run_dask(todo: list[Cell], cache: Path, address: str | None, workers: int, bar) -> None:
-    """Cells as tasks on a dask cluster: an existing one at ``address``, else a local one."""
+def _dask_results(tasks: list[tuple[Cell, int]], address: str | None, workers: int):
+    """Batches as tasks on a dask cluster: an existing one at ``address``, else a local one."""
     try:
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -293,22 +358,43 @@ def _run_dask(todo: list[Cell], cache: Path, address: str | None, workers: int, 
             "the dask backend needs dask.distributed: pip install 'codebots[cluster]'"
         ) from None
     if address:
-        client, cluster = Client(address), None
+        try:
+            client, cluster = Client(address, timeout=DASK_CONNECT_SECONDS), None
+        except (OSError, TimeoutError, ValueError) as error:
+            raise CodebotsError(
+                f"cannot reach the dask scheduler at {address} ({type(error).__name__}); "
+                "start one with `dask scheduler`, or leave --address out for a local cluster"
+            ) from None
     else:
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
         )
         client = Client(cluster)
     try:
-        futures = {client.submit(run_cell, cell, pure=False): cell for cell in todo}
-        for future in dask_completed(list(futures)):
-            _store(cache, futures[future], future.result())
-            if bar is not None:
-                bar.update()
+        futures = [client.submit(_play_task, task, pure=False) for task in tasks]
+        for future in dask_completed(futures):
+            yield future.result()
     finally:
+        _quietly_close(client, cluster)
+
+
+def _quietly_close(client, cluster) -> None:
+    """Close a dask client and its local cluster without the nannies' shutdown warnings."""
+    quiet = [logging.getLogger(name) for name in ("distributed", "distributed.nanny")]
+    levels = [logger.level for logger in quiet]
+    for logger in quiet:
+        logger.setLevel(logging.CRITICAL)
+    try:
         client.close()
         if cluster is not None:
             cluster.close()
+    finally:
+        for logger, level in zip(quiet, levels):
+            logger.setLevel(level)
 
 
 def grid_table(records: pd.DataFrame) -> pd.DataFrame:

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from codebots.errors import CodebotsError
+
+_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 # Every derived table (similarities, encodings, forbid tables, lexicon, gloss vectors) is
 # cached here, keyed by what it was built from; ``CODEBOTS_CACHE`` moves it.
 CACHE_DIR = Path(os.environ.get("CODEBOTS_CACHE", Path.home() / ".cache" / "codebots"))
@@ -68,3 +72,14 @@ def build_lock(path: str | os.PathLike) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def plain_name(what: str, name: object) -> str:
+    """``name`` if it is one plain file name (never a path, never hidden), else a one-line
+    error naming ``what`` it is (``--name``, ``config.toml: 'name'``)."""
+    if not isinstance(name, str) or not _PLAIN_NAME.match(name):
+        raise CodebotsError(
+            f"{what} {name!r} must be a plain file name (letters, digits, '.', '_', '-'; "
+            "no folders), e.g. mine"
+        )
+    return name

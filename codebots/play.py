@@ -13,8 +13,8 @@ and each sees only their own side of the key.
 from __future__ import annotations
 
 import difflib
-import json
 import re
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,8 +35,10 @@ from codebots.engine import (
     GuessAction,
     make,
 )
-from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
+from codebots.engine.constants import END_ASSASSIN, END_ILLEGAL, END_REASON_NAMES
 from codebots.errors import CodebotsError
+from codebots.game_record import RECORD_VERSION, create_record, read_record, record_text
+from codebots.keys import as_seeds
 from codebots.render import ROWS
 from codebots.report import atomic_write_text
 from codebots.validity import CheckOptions, check_clue, checker_for
@@ -44,11 +46,16 @@ from codebots.variants import get_variant
 from codebots.vocab import load_pool
 
 ROLES = ("guesser", "spymaster", "team")  # team: people in both red seats
-RECORD_VERSION = 1
+PHASE_MOVES = {CLUE: "clue", GUESS: "guess", SUDDEN_DEATH: "guess", COVER: "cover"}
 
 
 class InputProblem(ValueError):
     """The person's input cannot be used; the message says why and what to type."""
+
+
+def new_seed() -> int:
+    """A fresh board seed for a game whose seed the person left out (the record keeps it)."""
+    return secrets.randbelow(10**9)
 
 
 @dataclass
@@ -62,31 +69,64 @@ class Session:
     penalties: bool = False
     events: list[dict] = field(default_factory=list)
     campaign: dict | None = None  # {"path", "mission", "bonuses"} for a mission-log game
+    game_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    cut_off: int | None = None  # set by load: the line of a cut-off last move it dropped
 
     def __post_init__(self) -> None:
-        from codebots.agents import make_agent
+        from codebots.agents import GUESSERS, SPYMASTERS
 
         if self.role not in ROLES:
             raise CodebotsError(f"role must be one of {', '.join(ROLES)}, not '{self.role}'")
+        for role, name, registry in (
+            ("spymaster", self.spymaster_name, SPYMASTERS),
+            ("guesser", self.guesser_name, GUESSERS),
+        ):
+            if name not in registry:
+                raise CodebotsError(f"unknown {role} '{name}'; known: {', '.join(registry)}")
         self.spec = get_variant(self.variant)
         self.game = make(self.spec)
         self.words = load_pool(self.spec.pool).words
-        self.state = self.game.reset([self.seed])
+        self.state = self.game.reset(as_seeds([self.seed]))
         self.duet = isinstance(self.state, DuetState)
-        self.spymaster = make_agent("spymaster", self.spymaster_name)
-        self.guesser = make_agent("guesser", self.guesser_name)
-        for agent in (self.spymaster, self.guesser):  # agents with per-game memory
-            if hasattr(agent, "begin"):
-                agent.begin(1)
-        self.rng = np.random.default_rng([self.seed, 7])
+        # The AI agents are made when first asked for (a replay never needs them), and then
+        # learn every clue given so far (_clues: each with the side it was given to).
+        self._agents: dict[str, object] = {}
+        self._clues: list[tuple[dict, int]] = []
         self.clue_word, self.clue_number, self.new_clue = "", 0, False
+
+    @property
+    def spymaster(self):
+        return self._agent("spymaster", self.spymaster_name)
+
+    @property
+    def guesser(self):
+        return self._agent("guesser", self.guesser_name)
+
+    def _agent(self, role: str, name: str):
+        if role not in self._agents:
+            from codebots.agents import make_agent
+
+            agent = make_agent(role, name)
+            if hasattr(agent, "begin"):  # agents with per-game memory
+                agent.begin(1)
+            self._agents[role] = agent
+            for event, side in self._clues:
+                self._teach(role, event, side)
+        return self._agents[role]
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The AI's random choices for the next move: seeded by the game and the move number,
+        so a resumed game plays on exactly as it would have without the break."""
+        return np.random.default_rng([self.seed, 7, len(self.events)])
 
     # -- records -------------------------------------------------------------------------
 
     def header(self) -> dict:
-        return {
+        head = {
             "type": "start",
             "version": RECORD_VERSION,
+            "game_id": self.game_id,
             "variant": self.spec.label,
             "seed": self.seed,
             "role": self.role,
@@ -94,35 +134,69 @@ class Session:
             "guesser": self.guesser_name,
             "penalties": self.penalties,
         }
+        if self.campaign:
+            head["campaign"] = self.campaign
+        return head
+
+    def start(self) -> None:
+        """Write the new game's record; an existing file is never replaced (an error)."""
+        if self.path is not None:
+            create_record(self.path, record_text(self.header(), self.events))
 
     def save(self) -> None:
         if self.path is not None:
-            lines = [json.dumps(self.header())] + [json.dumps(e) for e in self.events]
-            atomic_write_text(self.path, "\n".join(lines) + "\n")
+            atomic_write_text(self.path, record_text(self.header(), self.events))
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
-        """Rebuild a saved game by replaying its record (the AI is not asked again)."""
-        path = Path(path)
-        try:
-            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        except (OSError, json.JSONDecodeError) as error:
-            raise CodebotsError(f"cannot read the game record {path}: {error}") from None
-        if not lines or lines[0].get("type") != "start":
-            raise CodebotsError(f"{path} is not a codebots game record (no start line)")
-        head = lines[0]
+        """Rebuild a saved game by replaying its record, every move checked (the AI is not
+        asked again). A cut-off last line is dropped: :attr:`cut_off` names it."""
+        record = read_record(path)
+        head = record.header
         session = cls(
             head["variant"],
-            int(head["seed"]),
+            head["seed"],
             head["role"],
             head["spymaster"],
             head["guesser"],
-            path,
+            Path(path),
             bool(head.get("penalties")),
+            campaign=head.get("campaign"),
+            game_id=str(head.get("game_id") or f"{path}:{head['seed']}"),
         )
-        for event in lines[1:]:
-            session.apply(event)
+        for move, line in zip(record.moves, record.lines):
+            session.replay(move, f"{path} line {line}")
+        session.cut_off = record.cut_off
         return session
+
+    def replay(self, move: dict, where: str) -> None:
+        """Apply one recorded move after checking it is the legal next move of this game."""
+        expected = self.human_move()
+        if expected == "done":
+            raise CodebotsError(f"{where}: a move after the game ended; the record is damaged")
+        kind = PHASE_MOVES[int(self.state.phase[0])]
+        mover = "ai" if expected is None else "human"
+        if move["type"] != kind or move["by"] != mover:
+            whose = "the AI's" if mover == "ai" else "your"
+            raise CodebotsError(
+                f"{where}: a {move['type']} by the {move['by']}, but the game waits for "
+                f"{whose} {kind}; the record is damaged"
+            )
+        if kind != "clue":
+            card = move["card"]
+            if not (card == STOP or 0 <= card < 25):
+                raise CodebotsError(f"{where}: card {card} is not on the board (0..24)")
+            if card >= 0 and move["word"] != self.card_word(card):
+                raise CodebotsError(
+                    f"{where}: names {move['word']}, but card {card} is "
+                    f"{self.card_word(card)}; the record is damaged"
+                )
+        self.apply(move)
+        forfeit = kind == "clue" and not move.get("valid", True)
+        if self.done and self.state.end_reason[0] == END_ILLEGAL and not forfeit:
+            raise CodebotsError(
+                f"{where}: {move['word']} is not a legal {kind} here; the record is damaged"
+            )
 
     # -- whose move ----------------------------------------------------------------------
 
@@ -168,18 +242,10 @@ class Session:
                 ),
             )
             self.clue_word, self.clue_number, self.new_clue = event["word"], event["number"], True
-            if hasattr(self.spymaster, "remember"):  # a resumed AI never repeats a clue either
-                aimed = set(event.get("targets") or ())
-                positions = tuple(i for i in range(25) if self.card_word(i) in aimed)
-                self.spymaster.remember(0, event["word"], positions, event["number"])
-            if hasattr(self.guesser, "remember") and event.get("valid", True):
-                # A resumed AI guesser heeds earlier warnings too. A word its model lacks
-                # was never guessed on by it (the live game would have stopped there).
-                side = int(self.state.giver[0] if self.duet else self.state.team[0])
-                try:
-                    self.guesser.remember(0, self.words, event["word"], event["number"], side)
-                except CodebotsError:
-                    pass
+            side = int(self.state.giver[0] if self.duet else self.state.team[0])
+            self._clues.append((event, side))
+            for role in self._agents:
+                self._teach(role, event, side)
         elif kind == "guess":
             self.state = self.game.step_guess(
                 self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))
@@ -190,6 +256,21 @@ class Session:
         else:
             raise CodebotsError(f"unknown move type '{kind}' in the game record")
         self.events.append(event)
+
+    def _teach(self, role: str, event: dict, side: int) -> None:
+        """Tell an AI agent about a clue given earlier: a resumed AI never repeats a clue
+        and heeds earlier warnings."""
+        agent = self._agents[role]
+        if role == "spymaster" and hasattr(agent, "remember"):
+            aimed = set(event.get("targets") or ())
+            positions = tuple(i for i in range(25) if self.card_word(i) in aimed)
+            agent.remember(0, event["word"], positions, event["number"])
+        if role == "guesser" and hasattr(agent, "remember") and event.get("valid", True):
+            # A word the guesser's model lacks was never guessed on by it.
+            try:
+                agent.remember(0, self.words, event["word"], event["number"], side)
+            except CodebotsError:
+                pass
 
     def ai_move(self) -> dict:
         """Let the AI make the next move; returns the recorded event."""
@@ -409,23 +490,3 @@ class Session:
                     f"guess {event['word']} ({event.get('result', '')}); next choices: {runner}"
                 )
         return lines
-
-
-def replay_lines(path: str | Path) -> list[str]:
-    """A saved game, move by move, as text."""
-    session = Session.load(path)
-    head = session.header()
-    lines = [
-        f"{head['variant']} seed {head['seed']}: you as {head['role']}, AI spymaster "
-        f"{head['spymaster']}, AI guesser {head['guesser']}"
-    ]
-    for number, event in enumerate(session.events, start=1):
-        who = "you" if event.get("by") == "human" else "AI"
-        if event["type"] == "clue":
-            count = "unlimited" if event["number"] == UNLIMITED else event["number"]
-            lines.append(f"{number:3d}. {who} clue: {event['word']} {count}")
-        else:
-            result = f" -> {event['result']}" if event.get("result") else ""
-            lines.append(f"{number:3d}. {who} {event['type']}: {event['word']}{result}")
-    lines.append(session.result_text() if session.done else "(game not finished)")
-    return lines

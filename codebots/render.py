@@ -44,24 +44,36 @@ def board_table(
     return table
 
 
+TEAM_NAMES = {RED: "red", BLUE: "blue", BYSTANDER: "bystander", ASSASSIN: "assassin"}
+DUET_NAMES = {0: "green", BYSTANDER: "bystander", ASSASSIN: "assassin"}
+DUET_STYLE = {0: "green", BYSTANDER: "grey50", ASSASSIN: "bold magenta"}
+# Every identity is also written out, never shown by colour alone: with NO_COLOR, in a pipe or
+# to a colour-blind player the key must still be there.
+LEGEND = "(x): the key of a card in play   [x]: a card already covered"
+
+
 def _cell(state, game, index, word, duet, key_side, show_key) -> Text:
     if duet:
-        marks = "".join(f" ✕{side}" for side in (0, 1) if state.marked[game, side, index])
+        marks = " ".join(f"✕{side}" for side in (0, 1) if state.marked[game, side, index])
         if state.found[game, index]:
             return Text(f"{word}\n[agent]", style="bold white on green4")
         if state.covered[game, index]:
-            return Text(f"{word}\n{marks.strip()}", style=TEAM_STYLE[BYSTANDER])
+            return Text(f"{word}\n{marks}", style=TEAM_STYLE[BYSTANDER])
+        lines = [word]
         style = ""
         if show_key and key_side is not None:
             code = int(state.key[game, key_side, index])
-            style = {0: "green", BYSTANDER: "grey50", ASSASSIN: "bold magenta"}[code]
-        return Text(word + (f"\n{marks.strip()}" if marks else ""), style=style)
+            lines.append(f"({DUET_NAMES[code]})")
+            style = DUET_STYLE[code]
+        if marks:
+            lines.append(marks)
+        return Text("\n".join(lines), style=style)
     code = int(state.key[game, index])
     if state.covered[game, index]:
-        return Text(
-            f"{word}\n[{['red', 'blue', 'bystander', 'assassin'][code]}]", style=TEAM_STYLE[code]
-        )
-    return Text(word, style=KEY_STYLE[code] if show_key else "")
+        return Text(f"{word}\n[{TEAM_NAMES[code]}]", style=TEAM_STYLE[code])
+    if show_key:
+        return Text(f"{word}\n({TEAM_NAMES[code]})", style=KEY_STYLE[code])
+    return Text(word)
 
 
 def status_line(state, game: int = 0) -> str:

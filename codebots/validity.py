@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.files import CACHE_DIR, atomic_write
+from codebots.cache import cached
 from codebots.morphology import compound_parts, family, words_of
 
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
@@ -236,32 +236,28 @@ class ForbidTable:
 
     @classmethod
     def build(cls, checker: ClueChecker, vocabulary: tuple[str, ...], cache: bool) -> ForbidTable:
-        digest = hashlib.sha256(
-            repr((RULES_FINGERPRINT, checker.options, checker.pool, vocabulary)).encode()
-        ).hexdigest()[:20]
-        path = CACHE_DIR / f"forbid-{digest}.npz"
-        if cache and path.exists():
-            data = np.load(path)
-            return cls(data["indptr"], data["indices"], int(data["vocabulary_size"]))
-        rows, cols = [], []
-        for clue_id, word in enumerate(vocabulary):
-            forbidders = checker.forbidders(word)
-            rows.append(forbidders)
-            cols.append(np.full(len(forbidders), clue_id, dtype=np.int32))
-        rows_all = np.concatenate(rows) if rows else np.zeros(0, np.intp)
-        cols_all = np.concatenate(cols) if cols else np.zeros(0, np.int32)
-        order = np.argsort(rows_all, kind="stable")
-        indptr = np.zeros(len(checker.pool) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows_all, minlength=len(checker.pool)), out=indptr[1:])
-        table = cls(indptr, cols_all[order], len(vocabulary))
-        if cache:
-            arrays = {
-                "indptr": table.indptr,
-                "indices": table.indices,
-                "vocabulary_size": table.vocabulary_size,
-            }
-            atomic_write(path, lambda temporary: np.savez(temporary, **arrays))
-        return table
+        def compute() -> dict[str, np.ndarray]:
+            rows, cols = [], []
+            for clue_id, word in enumerate(vocabulary):
+                forbidders = checker.forbidders(word)
+                rows.append(forbidders)
+                cols.append(np.full(len(forbidders), clue_id, dtype=np.int32))
+            rows_all = np.concatenate(rows) if rows else np.zeros(0, np.intp)
+            cols_all = np.concatenate(cols) if cols else np.zeros(0, np.int32)
+            order = np.argsort(rows_all, kind="stable")
+            indptr = np.zeros(len(checker.pool) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows_all, minlength=len(checker.pool)), out=indptr[1:])
+            return {"indptr": indptr, "indices": cols_all[order]}
+
+        arrays = cached(
+            "forbid",
+            (RULES_FINGERPRINT, checker.options, checker.pool, vocabulary),
+            f"clue rules {RULES_FINGERPRINT}, {len(checker.pool)} cards x "
+            f"{len(vocabulary)} clue words",
+            compute,
+            store=cache,
+        )
+        return cls(arrays["indptr"], arrays["indices"], len(vocabulary))
 
     @property
     def nnz(self) -> int:

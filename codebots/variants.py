@@ -280,13 +280,23 @@ def get_variant(label: str | Variant, **options: object) -> Variant:
     if isinstance(label, Variant):
         spec = label
     else:
-        match = _LABEL.match(str(label))
+        text = str(label)
+        if text.count("[") != text.count("]") or text.count("[") > 1:
+            raise CodebotsError(
+                f"variant '{text}': options go in one pair of brackets after the id, "
+                "e.g. duet[tokens=11,expert]"
+            )
+        match = _LABEL.match(text)
         if match is None or match.group(1) not in VARIANTS:
-            raise CodebotsError(f"unknown variant '{label}'; known variants: {', '.join(VARIANTS)}")
+            raise CodebotsError(f"unknown variant '{text}'; known variants: {', '.join(VARIANTS)}")
         spec = VARIANTS[match.group(1)]
         inline: dict[str, object] = {}
         for item in filter(None, (part.strip() for part in (match.group(2) or "").split(","))):
             name, _, value = item.partition("=")
+            if name.strip() in inline:
+                raise CodebotsError(
+                    f"variant '{text}' sets the option '{name.strip()}' twice; set it once"
+                )
             inline[name.strip()] = value.strip()
         options = {**inline, **options}
     return spec.with_options(**options) if options else spec

@@ -53,6 +53,10 @@ def pool_path(name_or_path: str | os.PathLike) -> Path:
     """Resolve a pool name (``competition``) or a file path to an existing file."""
     candidate = Path(name_or_path)
     if candidate.suffix == ".txt" or candidate.exists():
+        if candidate.is_dir():
+            raise CodebotsError(
+                f"word pool {candidate} is a folder; give a text file with one card per line"
+            )
         if not candidate.is_file():
             raise CodebotsError(f"word pool file {candidate} does not exist")
         return candidate
@@ -97,7 +101,14 @@ def parse_pool(lines: list[str], source: str) -> tuple[str, ...]:
 def load_pool(name_or_path: str | os.PathLike = DEFAULT_POOL) -> WordPool:
     """Load and validate a word pool by name (``data/wordlists``) or path."""
     path = pool_path(name_or_path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not a letter
+    except UnicodeDecodeError as error:
+        raise CodebotsError(
+            f"{path}: byte {error.start} is not UTF-8 text; save the pool as UTF-8"
+        ) from None
+    except OSError as error:
+        raise CodebotsError(f"cannot read word pool {path}: {error.strerror}") from None
     words = parse_pool(text.splitlines(), str(path))
     name = path.stem if path.parent == WORDLIST_DIR else str(path)
     return WordPool(name, path, words, {word: i for i, word in enumerate(words)})

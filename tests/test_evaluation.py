@@ -185,7 +185,7 @@ def test_environment_is_not_changed_by_the_grid(tmp_path):
 
 
 def test_a_big_cell_split_across_workers_gives_the_same_games(tmp_path, monkeypatch):
-    monkeypatch.setattr("codebots.evaluation.BATCH", 64)  # 300 games = 5 batches
+    monkeypatch.setattr("codebots.cell_store.BATCH", 64)  # 300 games = 5 batches
     cell = [Cell("classic", "random", "random", 300)]
     serial = run_grid(cell, tmp_path / "one")
     split = run_grid(cell, tmp_path / "two", workers=2)

@@ -32,14 +32,14 @@ def test_derivations_need_a_shared_stem():
 
 
 def test_relation_matrix_marks_related_clues_and_is_cached(tmp_path, monkeypatch):
-    monkeypatch.setattr(lexicon, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path)
     pool = ("DOG", "KETCHUP", "PIANO")
     vocabulary = ("canine", "sauce", "keyboard", "river", "puppy")
     matrix = relation_matrix(pool, vocabulary)
     assert matrix.shape == (3, 5) and matrix.dtype == bool
     assert matrix[0, 0] and matrix[0, 4] and matrix[1, 1] and not matrix[0, 1]
     assert not matrix[:, 3].any()  # river relates to none of them
-    assert len(list(tmp_path.glob("lexicon-*.npy"))) == 1
+    assert len(list(tmp_path.glob("lexicon-*.npz"))) == 1
     relation_matrix.cache_clear()
     np.testing.assert_array_equal(relation_matrix(pool, vocabulary), matrix)  # from disk
 

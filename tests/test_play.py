@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from codebots.cli import app
-from codebots.play import Session, replay_lines
+from codebots.play import Session
+from codebots.replay import replay_lines
 from codebots.validity import checker_for
 
 runner = CliRunner()

@@ -28,7 +28,7 @@ def vocabulary():
 def test_single_verdicts_and_forbid_table_agree_on_a_large_sample(
     pool, vocabulary, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr("codebots.validity.CACHE_DIR", tmp_path)
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path)
     checker = ClueChecker(pool)
     table = checker.forbid_table(vocabulary)
     rng = np.random.default_rng(0)
@@ -48,7 +48,7 @@ def test_single_verdicts_and_forbid_table_agree_on_a_large_sample(
 
 
 def test_forbid_table_is_cached_and_reloaded(pool, tmp_path, monkeypatch):
-    monkeypatch.setattr("codebots.validity.CACHE_DIR", tmp_path)
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path)
     words = ("yard", "potato", "broken", "sluggish", "knight")
     checker = ClueChecker(("GRAVEYARD", "BREAK", "NIGHT") + pool[:30])
     first = checker.forbid_table(words)

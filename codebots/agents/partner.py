@@ -18,6 +18,7 @@ win rate grows with the number of games watched (docs/cross-model-notes.md).
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -117,8 +118,11 @@ class PartnerMemory:
                     threat,
                 )
                 memory.correction[data["rows"], data["columns"]] = data["values"]
-        except (OSError, KeyError, ValueError) as error:
-            raise CodebotsError(f"cannot read partner memory {path}: {error}") from None
+        except (OSError, KeyError, ValueError, IndexError, EOFError, zipfile.BadZipFile) as error:
+            raise CodebotsError(
+                f"cannot read partner memory {path} ({type(error).__name__}: {error}); "
+                "learn a new one with codebots watch"
+            ) from None
         memory.turns_seen = int(turns_seen)
         return memory
 

@@ -9,14 +9,13 @@ similarity table is cached on disk keyed by model, pool and vocabulary.
 from __future__ import annotations
 
 import functools
-import hashlib
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from codebots.cache import cached
 from codebots.embeddings import Embedding, load_embedding
-from codebots.files import CACHE_DIR, atomic_write
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
 from codebots.validity import ForbidTable, checker_for
@@ -51,16 +50,16 @@ CACHE_MIN_POOL = 100  # ad-hoc boards (the clue command) are not worth a cache f
 
 
 def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
-    if len(pool) < CACHE_MIN_POOL:  # same rounding as a cached table
-        return build().astype(np.float16).astype(np.float32)
-    key = (model.name, CENTRED, pool, vocabulary)
-    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
-    path = CACHE_DIR / f"sims-{model.name}-{digest}.npy"
-    if path.exists():
-        return np.load(path).astype(np.float32)
-    half = build().astype(np.float16)  # half the disk; 1e-3 precision is plenty
-    atomic_write(path, lambda temporary: np.save(temporary, half))
-    return half.astype(np.float32)  # the same rounding whether cached or not
+    # Stored as float16 (half the disk; 1e-3 precision is plenty), and rounded the same way
+    # when not stored (ad-hoc boards of the clue command), so results never depend on it.
+    arrays = cached(
+        "sims",
+        (model.name, CENTRED, pool, vocabulary),
+        f"{model.name} similarities, {len(pool)} cards x {len(vocabulary)} clue words",
+        lambda: {"sims": build().astype(np.float16)},
+        store=len(pool) >= CACHE_MIN_POOL,
+    )
+    return arrays["sims"].astype(np.float32)
 
 
 def shared_vocabulary(models: tuple[str, ...], size: int) -> tuple[str, ...]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -37,14 +36,24 @@ def campaign(
 
     Example: codebots campaign --spymaster glove --guesser glove --games 200 --campaigns 3
     """
-    from codebots.cli import fail, parse_int
+    from codebots.commands.common import (
+        check_output_folder,
+        fail,
+        parse_games,
+        parse_int,
+        parse_seeds,
+        progress_wanted,
+    )
     from codebots.errors import CodebotsError
+    from codebots.keys import MAX_SEED
 
     try:
         from pathlib import Path
 
         from codebots.agents import make_agent
         from codebots.campaign import (
+            POLICIES,
+            SEED_STRIDE,
             campaign_summary,
             expected_games,
             play_missions,
@@ -54,21 +63,35 @@ def campaign(
         )
         from codebots.report import atomic_write_text, to_markdown
 
-        n_games = parse_int("--games", games, minimum=1)
-        first_seed = parse_int("--seed", seed, minimum=0)
-        n_campaigns = parse_int("--campaigns", campaigns, minimum=0)
-        limit = parse_int("--max-games", max_games, minimum=1)
-        spy, guess = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
-        records = play_missions(spy, guess, n_games, first_seed, progress=sys.stderr.isatty())
-        table = summarize_missions(records)
+        n_games = parse_games(games)
+        first_seed = parse_seeds(seed, n_games)
+        n_campaigns = parse_int("--campaigns", campaigns, minimum=0, maximum=10_000)
+        limit = parse_int("--max-games", max_games, minimum=1, maximum=1_000_000)
+        if policy not in POLICIES:
+            raise CodebotsError(f"unknown bonus policy '{policy}'; use {' or '.join(POLICIES)}")
+        if n_campaigns and (first_seed + n_campaigns) * SEED_STRIDE + limit > MAX_SEED:
+            raise CodebotsError(
+                f"--seed {first_seed} is too large for campaign board seeds "
+                f"(seed x {SEED_STRIDE:,} + game); use a --seed below "
+                f"{(MAX_SEED - limit) // SEED_STRIDE - n_campaigns:,}"
+            )
         if out_dir:
-            atomic_write_text(Path(out_dir) / "mission_table.csv", table.to_csv(index=False))
-            atomic_write_text(Path(out_dir) / "mission_table.md", to_markdown(table) + "\n")
+            check_output_folder("--out-dir", out_dir, ("mission_table.csv", "mission_table.md"))
+        spy, guess = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
+        records = play_missions(spy, guess, n_games, first_seed, progress=progress_wanted())
+        table = summarize_missions(records)
         typer.echo(
             f"Mission log, {spymaster}:{guesser}, {n_games} games per mission "
             f"(seeds {first_seed}..{first_seed + n_games - 1})\n"
         )
         typer.echo(to_markdown(table))
+        if out_dir:  # after the table: a failed write (a full disk) still shows it
+            try:
+                atomic_write_text(Path(out_dir) / "mission_table.csv", table.to_csv(index=False))
+                atomic_write_text(Path(out_dir) / "mission_table.md", to_markdown(table) + "\n")
+            except OSError as error:
+                problem = f"cannot write the tables in {out_dir}: {error.strerror}"
+                raise CodebotsError(problem) from None
         expected, low, high = expected_games(table)
         typer.echo(
             f"\nexpected games to finish the log: {expected:.1f} "
@@ -100,5 +123,5 @@ def campaign(
                 else ""
             )
             typer.echo(f"finished {summary['finished']} of {summary['campaigns']}{figures}")
-    except (CodebotsError, OSError) as error:
+    except CodebotsError as error:
         raise fail(error) from None

@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
 
         Example: codebots eval-guesser --turns turns.jsonl --guesser glove,random
         """
-        from codebots.cli import fail, parse_int
+        from codebots.commands.common import fail, parse_int
 
         try:
             from codebots.human_agreement import evaluate_guesser

@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from codebots.commands.common import INTERRUPTED, fail, parse_seeds
+from codebots.errors import CodebotsError
+
 HELP = """Type a clue as 'word number' ('ocean 2', 'fruit 0', 'fruit unlimited'); 'fruit 0'
 means none of ours relate to it: the AI guesser keeps away from its cards for the rest of the
 game. A guess is a card name (any case, a unique prefix is enough) or a grid square like B3;
@@ -16,61 +19,79 @@ PROMPTS = {"clue": "your clue", "guess": "your guess", "cover": "cover which age
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def play(
-        variant: Annotated[
-            str, typer.Option(help="Variant id, e.g. duet or mission/gringotts.")
-        ] = "classic",
-        role: Annotated[
-            str, typer.Option(help="Team games: guesser, spymaster, or team (both red seats).")
-        ] = "guesser",
-        seed: Annotated[str, typer.Option(metavar="INT", help="Board seed.")] = "0",
-        spymaster: Annotated[str, typer.Option(help="The AI spymaster.")] = "glove",
-        guesser: Annotated[str, typer.Option(help="The AI guesser.")] = "glove",
-        save: Annotated[str | None, typer.Option(help="Game record (JSONL).")] = None,
-        resume: Annotated[str | None, typer.Option(help="Continue a saved game.")] = None,
-        penalties: Annotated[
-            bool, typer.Option(help="Invalid clues get the rule book's penalty instead of a retry.")
-        ] = False,
-        campaign: Annotated[
-            str | None, typer.Option(help="Mission-log progress file: play its next mission.")
-        ] = None,
-        mission: Annotated[
-            str | None, typer.Option(help="With --campaign: an open mission to play instead.")
-        ] = None,
-        use_bonus: Annotated[
-            str,
-            typer.Option(help="With --campaign: held reward bonuses to spend, comma-separated."),
-        ] = "",
-    ) -> None:
-        """Play a game with the AI at the terminal; every move is saved as it is made.
+    app.command()(play)
+    app.command()(replay)
 
-        Example: codebots play --variant duet --seed 7
-        """
-        from rich.console import Console
 
-        from codebots.cli import fail, parse_int
-        from codebots.errors import CodebotsError
-        from codebots.play import InputProblem, Session
+def play(
+    variant: Annotated[
+        str, typer.Option(help="Variant id, e.g. duet or mission/gringotts.")
+    ] = "classic",
+    role: Annotated[
+        str, typer.Option(help="Team games: guesser, spymaster, or team (both red seats).")
+    ] = "guesser",
+    seed: Annotated[
+        str | None,
+        typer.Option(metavar="INT", help="Board seed. [default: a fresh random seed]"),
+    ] = None,
+    spymaster: Annotated[str, typer.Option(help="The AI spymaster.")] = "glove",
+    guesser: Annotated[str, typer.Option(help="The AI guesser.")] = "glove",
+    save: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="Game record (JSONL), a new file. [default: codebots-game-SEED.jsonl]",
+        ),
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option(metavar="FILE", help="Continue a saved game.")
+    ] = None,
+    penalties: Annotated[
+        bool, typer.Option(help="Invalid clues get the rule book's penalty instead of a retry.")
+    ] = False,
+    campaign: Annotated[
+        str | None,
+        typer.Option(metavar="FILE", help="Mission-log progress file: play its next mission."),
+    ] = None,
+    mission: Annotated[
+        str | None, typer.Option(help="With --campaign: an open mission to play instead.")
+    ] = None,
+    use_bonus: Annotated[
+        str,
+        typer.Option(help="With --campaign: held reward bonuses to spend, comma-separated."),
+    ] = "",
+) -> None:
+    """Play a game with the AI at the terminal; every move is saved as it is made.
 
-        console = Console(highlight=False)
-        try:
-            if resume:
-                session = Session.load(resume)
-                typer.echo(f"resumed {resume}: {len(session.events)} moves replayed")
-            else:
-                number = parse_int("--seed", seed, minimum=0)
-                path = Path(save or f"codebots-game-{number}.jsonl")
-                plan = None
-                if campaign:
-                    variant, plan = campaign_game(campaign, mission, use_bonus)
-                session = Session(
-                    variant, number, role, spymaster, guesser, path, penalties, campaign=plan
-                )
-                session.save()
-                typer.echo(f"recording to {path}")
-        except CodebotsError as error:
-            raise fail(error) from None
+    \b
+    Example:
+      codebots play --variant duet --seed 7
+
+    A new game never replaces a saved one: without --save the record is
+    codebots-game-SEED.jsonl (or -2, -3, ... when that name is taken).
+    """
+    from rich.console import Console
+
+    from codebots.play import InputProblem
+
+    console = Console(highlight=False)
+    try:
+        session = _open_session(
+            variant,
+            role,
+            seed,
+            spymaster,
+            guesser,
+            save,
+            resume,
+            penalties,
+            campaign,
+            mission,
+            use_bonus,
+        )
+    except CodebotsError as error:
+        raise fail(error) from None
+    try:
         while not session.done:
             move = session.human_move()
             if move is None:
@@ -84,8 +105,7 @@ def register(app: typer.Typer) -> None:
                 text = "quit"
             command = text.strip().lower()
             if command in ("quit", "exit"):
-                where = session.path or "(not saved)"
-                typer.echo(f"saved to {where}; continue with: codebots play --resume {where}")
+                typer.echo(saved_line(session))
                 raise typer.Exit(0)
             if command in ("help", "?", ""):
                 typer.echo(HELP)
@@ -96,33 +116,85 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"! {problem}")
                 continue
             typer.echo(describe(event))
-        show(console, session, reveal=True)
-        typer.echo(session.result_text())
-        if session.campaign:
-            finish_campaign_game(session)
-        lines = session.explanations()
-        if lines:
-            typer.echo("How the AI saw it:")
-            for line in lines:
-                typer.echo(f"  {line}")
-
-    @app.command()
-    def replay(path: Annotated[str, typer.Argument(help="A game record written by play.")]):
-        """Show a saved game move by move."""
-        from codebots.cli import fail
-        from codebots.errors import CodebotsError
-        from codebots.play import replay_lines
-
+    except KeyboardInterrupt:  # every move made is already in the record
+        typer.echo(f"\ninterrupted: {saved_line(session)}", err=True)
+        raise typer.Exit(INTERRUPTED) from None
+    show(console, session, reveal=True)
+    typer.echo(session.result_text())
+    if session.campaign:
         try:
-            lines = replay_lines(path)
+            finish_campaign_game(session)
         except CodebotsError as error:
             raise fail(error) from None
+    lines = session.explanations()
+    if lines:
+        typer.echo("How the AI saw it:")
         for line in lines:
-            typer.echo(line)
+            typer.echo(f"  {line}")
 
 
-def campaign_game(path: str, slug: str | None, use: str) -> tuple[str, dict]:
-    """Show the campaign, pick the mission and the bonuses: (variant label, plan)."""
+def _open_session(
+    variant, role, seed, spymaster, guesser, save, resume, penalties, campaign, mission, use_bonus
+):
+    """The game to play: a resumed one, or a new one whose record is created now."""
+    from codebots.game_record import fresh_record_path
+    from codebots.play import Session, new_seed
+
+    if not campaign:
+        for option, value in (("--mission", mission), ("--use-bonus", use_bonus)):
+            if value:
+                raise CodebotsError(f"{option} needs --campaign FILE (the mission-log progress)")
+    if resume:
+        for option, value in (("--save", save), ("--seed", seed), ("--campaign", campaign)):
+            if value:
+                raise CodebotsError(
+                    f"--resume continues a saved game as it was: leave out {option}"
+                )
+        session = Session.load(resume)
+        if session.cut_off:
+            typer.echo(
+                f"note: line {session.cut_off} of {resume} was cut off (a crash while it was "
+                "written?); resuming from the last whole move"
+            )
+            session.save()
+        typer.echo(f"resumed {resume}: {len(session.events)} moves replayed")
+        return session
+    number = parse_seeds(seed, 1) if seed is not None else new_seed()
+    plan = None
+    if campaign:
+        variant, plan = campaign_game(campaign, mission, use_bonus, number, seed is not None)
+    path = Path(save) if save else fresh_record_path(number)
+    session = Session(variant, number, role, spymaster, guesser, path, penalties, campaign=plan)
+    session.start()
+    typer.echo(f"recording to {path} (seed {number})")
+    return session
+
+
+def saved_line(session) -> str:
+    where = session.path or "(not saved)"
+    return f"saved to {where}; continue with: codebots play --resume {where}"
+
+
+def replay(path: Annotated[str, typer.Argument(help="A game record written by play.")]):
+    """Show a saved game move by move."""
+    from codebots.replay import replay_lines
+
+    try:
+        lines = replay_lines(path)
+    except CodebotsError as error:
+        raise fail(error) from None
+    for line in lines:
+        typer.echo(line)
+
+
+def campaign_game(
+    path: str, slug: str | None, use: str, seed: int, chosen: bool
+) -> tuple[str, dict]:
+    """Show the campaign, pick the mission and the bonuses: (variant label, plan).
+
+    A seed the person chose (``chosen``) must be new for the mission: a retry on a board
+    already played would be played with its key known.
+    """
     from codebots.campaign_progress import CampaignProgress
 
     progress = CampaignProgress.load(path)
@@ -131,19 +203,36 @@ def campaign_game(path: str, slug: str | None, use: str) -> tuple[str, dict]:
     mission = progress.choose(slug)
     bonuses = [b.strip() for b in use.split(",") if b.strip()]
     variant = progress.variant_for(mission, bonuses)
+    if chosen and progress.played(mission.slug, seed):
+        raise CodebotsError(
+            f"seed {seed} was already played for {mission.slug} in this campaign; "
+            "leave --seed out for a fresh board"
+        )
     typer.echo(f"mission: {mission.name} ({variant})")
-    return variant, {"path": path, "mission": mission.slug, "bonuses": bonuses}
+    return variant, {"path": str(path), "mission": mission.slug, "bonuses": bonuses}
 
 
 def finish_campaign_game(session) -> None:
+    """Book the finished game in its campaign (once: a resumed, already booked game is not
+    counted again)."""
     from codebots.campaign_progress import CampaignProgress
     from codebots.missions import MISSIONS_BY_SLUG
 
     plan = session.campaign
+    if plan["mission"] not in MISSIONS_BY_SLUG:
+        raise CodebotsError(f"the record names an unknown mission '{plan['mission']}'")
     progress = CampaignProgress.load(plan["path"])
     won = bool(session.state.winner[0] == 0)
+    if progress.booked(session.game_id):
+        typer.echo(f"campaign {plan['path']}: this game was already counted")
+        return
     earned = progress.record(
-        MISSIONS_BY_SLUG[plan["mission"]], plan["bonuses"], won, str(session.path)
+        MISSIONS_BY_SLUG[plan["mission"]],
+        plan["bonuses"],
+        won,
+        str(session.path),
+        game_id=session.game_id,
+        seed=session.seed,
     )
     if earned:
         typer.echo(f"box finished: you earned the bonus '{earned}'")
@@ -164,7 +253,7 @@ def describe(event: dict) -> str:
 
 
 def show(console, session, reveal: bool = False) -> None:
-    from codebots.render import board_table, clue_history, status_line
+    from codebots.render import LEGEND, board_table, clue_history, status_line
 
     giving = session.human_move() in ("clue", "cover")
     spymaster_view = (
@@ -178,6 +267,8 @@ def show(console, session, reveal: bool = False) -> None:
             show_key=spymaster_view,
         )
     )
+    if spymaster_view:
+        console.print(LEGEND)
     console.print(status_line(session.state) + " | " + clue_history(session.events))
     if session.clue_word and not session.done:
         number = "unlimited" if session.clue_number == -1 else session.clue_number

@@ -1,0 +1,65 @@
+"""Local worker processes that never outlive the run that started them.
+
+Ctrl-C reaches only the parent (workers ignore SIGINT), which then ends the workers at once
+instead of waiting for their batches; a parent killed outright (``kill -9``) takes its
+workers with it: on Linux the kernel kills them (``PR_SET_PDEATHSIG``), elsewhere each
+worker notices within half a second that its parent is gone and exits.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: ignore Ctrl-C, and end when process ``parent`` ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watcher thread below still ends the worker
+    if os.getppid() != parent:  # the parent died before the worker was set up
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+class WorkerPool:
+    """``workers`` processes for :meth:`imap_unordered`; leaving the ``with`` block for any
+    reason but normal completion (Ctrl-C, an error) terminates them immediately."""
+
+    def __init__(self, workers: int):
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._pool = context.Pool(workers, initializer=die_with_parent, initargs=(os.getpid(),))
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        if kind is None:
+            self._pool.close()
+        else:
+            self._pool.terminate()
+        self._pool.join()
+
+    def imap_unordered(self, function: Callable, tasks: Iterable) -> Iterator:
+        """``function(task)`` for every task, results as they finish."""
+        return self._pool.imap_unordered(function, tasks)
