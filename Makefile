@@ -4,14 +4,15 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast bench lint format demo tables clean
+.PHONY: install test test-fast bench lint format demo tables notebooks clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
+	@echo "make install: a .venv with the pinned packages (constraints.txt); 3-10 minutes on a fresh machine"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,st]'
+	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st]'
 	touch $(STAMP)
 
 test: install  ## the whole suite, slow end-to-end tests included (what CI runs)
@@ -37,6 +38,9 @@ demo: install  ## the default (GloVe) agents on the benchmark boards, printed as
 
 tables: install  ## regenerate every evaluation table into experiments/results/
 	$(PY) experiments/run.py
+
+notebooks: install  ## execute the notebooks in place (committed with their outputs)
+	$(PY) notebooks/execute.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

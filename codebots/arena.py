@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from codebots.agents import Guesser, Spymaster
+from codebots.agents.partner import ROUND
 from codebots.agents.views import guesser_view, spymaster_view
 from codebots.engine import (
     CLUE,
@@ -194,3 +195,16 @@ def play(
         )
         frames.append(game_records(game, final, spymaster.name, guesser.name))
     return pd.concat(frames, ignore_index=True)
+
+
+def watch(variant, spymaster, guesser, seeds, memory, progress: bool = False):
+    """Play the boards ``seeds`` with ``spymaster`` using ``memory`` and learn from every
+    round of ``ROUND`` games (:mod:`codebots.agents.partner`): the memory in use improves
+    as the spymaster watches."""
+    spymaster.partner = memory
+    seeds = np.asarray(seeds)
+    for start in range(0, len(seeds), ROUND):
+        log: list[dict] = []
+        chunk = seeds[start : start + ROUND]
+        play(variant, spymaster, guesser, chunk, batch_size=500, turn_log=log, progress=progress)
+        memory.observe(log)

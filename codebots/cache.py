@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -50,9 +51,11 @@ def checksum(arrays: Arrays) -> str:
     return digest.hexdigest()
 
 
-def cache_path(kind: str, key: object, directory: Path | None = None) -> Path:
-    """Where the table of ``kind`` built from ``key`` is kept."""
-    return Path(directory or files.CACHE_DIR) / f"{kind}-{key_digest(key)[:20]}.npz"
+def cache_path(kind: str, key: object, tag: str = "") -> Path:
+    """Where the table of ``kind`` built from ``key`` is kept (``tag``, such as a model name,
+    only makes the file name readable)."""
+    readable = f"{kind}-{re.sub(r'[^A-Za-z0-9_.+-]', '_', tag)}" if tag else kind
+    return Path(files.CACHE_DIR) / f"{readable}-{key_digest(key)[:20]}.npz"
 
 
 def read(path: Path, kind: str, key: object) -> Arrays:
@@ -77,8 +80,7 @@ def read(path: Path, kind: str, key: object) -> Arrays:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise Unusable("is of another cache format")
     if meta.get("kind") != kind or meta.get("key") != key_digest(key):
-        built_from = meta.get("built_from", "something else")
-        raise Unusable(f"was built from something else ({built_from})")
+        raise Unusable("was built from other inputs")
     if meta.get("checksum") != checksum(arrays):
         raise Unusable("fails its checksum (its contents were changed)")
     return arrays
@@ -109,6 +111,7 @@ def cached(
     build: Callable[[], Arrays],
     *,
     store: bool = True,
+    tag: str = "",
 ) -> Arrays:
     """The arrays of the table ``kind`` built from ``key``: read from its checked cache file,
     else built with ``build()`` (and stored, with ``store``).
@@ -118,7 +121,7 @@ def cached(
     """
     if not store:
         return build()
-    path = cache_path(kind, key)
+    path = cache_path(kind, key, tag)
     with contextlib.ExitStack() as held:
         try:  # another process building it: wait for it, then read its file
             held.enter_context(build_lock(path))

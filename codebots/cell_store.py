@@ -83,6 +83,7 @@ class CellStore:
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
+        self.write_failed = False
 
     def cell_path(self, cell) -> Path:
         return self.folder / f"{cell.id}.csv"
@@ -97,11 +98,25 @@ class CellStore:
         return read_rows(self.batch_path(cell, batch), cell, seeds_of(cell, batch, batch + 1))
 
     def store_batch(self, cell, batch: int, rows: pd.DataFrame) -> None:
-        atomic_write_text(self.batch_path(cell, batch), rows.to_csv(index=False))
+        self._write(self.batch_path(cell, batch), rows)
 
     def store_cell(self, cell, rows: pd.DataFrame) -> pd.DataFrame:
         """Write the finished cell, drop its batch files; returns the rows as read back, so a
         fresh cell and a reused one give the same table, to the byte."""
-        path = atomic_write_text(self.cell_path(cell), rows.to_csv(index=False))
+        path = self.cell_path(cell)
+        if not self._write(path, rows):
+            return rows.reset_index(drop=True)
         shutil.rmtree(self.folder / f"{cell.id}.batches", ignore_errors=True)
         return pd.read_csv(path)
+
+    def _write(self, path: Path, rows: pd.DataFrame) -> bool:
+        """Keep ``rows`` at ``path``; a failed write (a full disk) costs the cache, not the
+        run: one note, and the rows stay in memory."""
+        try:
+            atomic_write_text(path, rows.to_csv(index=False))
+        except OSError as error:
+            if not self.write_failed:
+                note(f"cannot keep results in {self.folder} ({error.strerror}); going on")
+            self.write_failed = True
+            return False
+        return True

@@ -151,6 +151,7 @@ class SentenceEmbedding(Embedding):
             f"{self.name} encodings of {len(texts)} texts",
             encode,
             store=len(texts) >= 1000,  # worth keeping: vocabularies and pools
+            tag=self.name,
         )["vectors"]
 
     def embed_words(self, words: Sequence[str]) -> np.ndarray:

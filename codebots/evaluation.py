@@ -16,6 +16,7 @@ A config file (TOML or JSON) describes a grid::
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -50,7 +51,7 @@ CONFIG_KEYS = {
 OPTIONAL_KEYS = {"seed", "partner_memory"}
 KIND_NAMES = {str: "a string", list: "a list", int: "an integer"}
 EXAMPLES = {"variants": '["single-team-2019", "duet"]', "pairs": '["glove:glove"]'}
-DASK_CONNECT_SECONDS = 10
+DASK_CONNECT_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,8 @@ def run_grid(
         raise CodebotsError(f"unknown backend '{backend}'; use local or dask")
     validate_cells(cells)
     store = CellStore(cache)
-    store.folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # a folder that cannot be made: a note at the write
+        store.folder.mkdir(parents=True, exist_ok=True)
     done: dict[Cell, pd.DataFrame] = {}
     parts: dict[Cell, dict[int, pd.DataFrame]] = {}
     tasks: list[tuple[Cell, int]] = []

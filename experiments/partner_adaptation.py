@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from codebots.agents import make_agent
-from codebots.agents.partner import PartnerMemory, watch
-from codebots.arena import play
+from codebots.agents.partner import PartnerMemory
+from codebots.arena import play, watch
 from codebots.report import atomic_write_text, summarize, to_markdown
 from codebots.variants import get_variant
 from codebots.vocab import load_pool

@@ -7,72 +7,14 @@ import sys
 
 import numpy as np
 import pytest
+from scripted_play import expected_text, find_seed, quit_halfway, script
 from typer.testing import CliRunner
 
 from codebots.cli import app
 from codebots.play import Session
 from codebots.replay import replay_lines
-from codebots.validity import checker_for
 
 runner = CliRunner()
-
-
-def choose(session: Session, move: str, win: bool) -> str:
-    """What a scripted person types: a perfect partner (win) or one who aims at an
-    assassin (lose)."""
-    from codebots.agents.views import spymaster_view
-
-    state = session.state
-    covered = state.covered[0]
-    if move == "guess":
-        if session.duet:
-            side = int(state.giver[0]) if state.phase[0] == 1 else 1  # the judging side
-            key = state.key[0, side]
-            good, bad = (key == 0) & ~covered, (key == 3) & ~covered
-        else:
-            good, bad = (state.key[0] == 0) & ~covered, (state.key[0] == 3) & ~covered
-        pick = bad if not win and bad.any() else good
-        if not pick.any():
-            return "stop"
-        return session.card_word(int(np.flatnonzero(pick)[0])).lower()
-    view = spymaster_view(session.spec, session.words, state, np.ones(1, bool))
-    if move == "cover":
-        return session.card_word(int(session.spymaster.covers(view, session.rng)[0]))
-    if win:
-        clues = session.spymaster.clues(view, session.rng)
-        number = int(clues.numbers[0])
-        return f"{clues.words[0]} {'unlimited' if number < 0 else number}"
-    # A clue for the assassin: its nearest valid clue word, number 1.
-    assassin = int(np.flatnonzero((view.identity[0] == 3) & ~covered)[0])
-    table = session.spymaster.tables(session.words)[0]
-    checker = checker_for(session.words)
-    for clue_id in table.neighbours[state.cards[0, assassin]]:
-        word = table.vocabulary[clue_id]
-        if checker.valid([word], state.cards, ~state.covered)[0]:
-            return f"{word} 1"
-    raise AssertionError("no clue for the assassin")
-
-
-def script(variant: str, role: str, seed: int, win: bool) -> tuple[list[str], Session]:
-    session = Session(variant, seed, role, "glove", "glove")
-    inputs = []
-    for _ in range(300):
-        if session.done:
-            return inputs, session
-        move = session.human_move()
-        if move is None:
-            session.ai_move()
-            continue
-        text = choose(session, move, win)
-        getattr(session, f"human_{move}")(text)
-        inputs.append(text)
-    raise AssertionError("the scripted game did not end")
-
-
-def expected_text(session: Session, win: bool) -> str:
-    if session.duet or session.spec.opponent != "team":
-        return "You won" if win else "You lost"
-    return "Red won" if win else "Blue won"
 
 
 TEAM_VARIANTS = ("single-team-2019", "classic", "marvel-coop")
@@ -84,14 +26,6 @@ CASES = [
 ]
 
 
-def find_seed(variant, role, win):
-    for seed in range(40):
-        inputs, session = script(variant, role, seed, win)
-        if (session.state.winner[0] == 0) == win:
-            return seed, inputs, session
-    raise AssertionError(f"no seed gives a {'win' if win else 'loss'} for {variant}/{role}")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("variant, role, win", CASES)
 def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
@@ -99,7 +33,8 @@ def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
     record = tmp_path / "game.jsonl"
     result = runner.invoke(
         app,
-        ["play", "--variant", variant, "--role", role, "--seed", str(seed), "--save", str(record)],
+        ["play", "--variant", variant, *(["--role", role] if variant in TEAM_VARIANTS else []),
+         "--seed", str(seed), "--save", str(record)],  # fmt: skip
         input="\n".join(inputs) + "\n",
     )
     assert result.exit_code == 0, result.output
@@ -116,13 +51,7 @@ def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
 def test_a_killed_game_resumes_on_the_same_board(tmp_path):
     seed, inputs, session = find_seed("duet", "guesser", True)
     record = tmp_path / "game.jsonl"
-    half = len(inputs) // 2
-    first = runner.invoke(
-        app,
-        ["play", "--variant", "duet", "--seed", str(seed), "--save", str(record)],
-        input="\n".join(inputs[:half]) + "\nquit\n",
-    )
-    assert first.exit_code == 0 and "continue with: codebots play --resume" in first.output
+    half = quit_halfway(runner, app, "duet", seed, inputs, record)
     saved = Session.load(record)
     assert (saved.state.cards == session.state.cards).all()  # the same board
     assert not saved.done

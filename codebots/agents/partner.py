@@ -11,8 +11,9 @@ now blocks the clue, and a pair that worked is preferred.
 This is partner modelling from behaviour: the spymaster never sees its partner's model,
 only the cards it touched (on other boards of the same card pool; the corrections are per
 card word, so they carry over to any board of the pool). The memory learns from the turn
-log of :func:`codebots.arena.play`; ``experiments/partner_adaptation.py`` measures how the
-win rate grows with the number of games watched (docs/cross-model-notes.md).
+log of :func:`codebots.arena.play` (:func:`codebots.arena.watch` plays and learns);
+``experiments/partner_adaptation.py`` measures how the win rate grows with the number of
+games watched (docs/cross-model-notes.md).
 """
 
 from __future__ import annotations
@@ -125,17 +126,3 @@ class PartnerMemory:
             ) from None
         memory.turns_seen = int(turns_seen)
         return memory
-
-
-def watch(variant, spymaster, guesser, seeds, memory: PartnerMemory, progress: bool = False):
-    """Play the boards ``seeds`` with ``spymaster`` using ``memory`` and learn from every
-    round of :data:`ROUND` games (the memory in use improves as the spymaster watches)."""
-    from codebots.arena import play
-
-    spymaster.partner = memory
-    seeds = np.asarray(seeds)
-    for start in range(0, len(seeds), ROUND):
-        log: list[dict] = []
-        chunk = seeds[start : start + ROUND]
-        play(variant, spymaster, guesser, chunk, batch_size=500, turn_log=log, progress=progress)
-        memory.observe(log)

@@ -58,6 +58,7 @@ def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
         f"{model.name} similarities, {len(pool)} cards x {len(vocabulary)} clue words",
         lambda: {"sims": build().astype(np.float16)},
         store=len(pool) >= CACHE_MIN_POOL,
+        tag=model.name,
     )
     return arrays["sims"].astype(np.float32)
 

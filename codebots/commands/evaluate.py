@@ -200,8 +200,8 @@ def watch(
 
         from codebots.agents import make_agent
         from codebots.agents.partner import PartnerMemory
-        from codebots.agents.partner import watch as watch_games
         from codebots.agents.registered import embedding_spymaster
+        from codebots.arena import watch as watch_games
         from codebots.variants import get_variant
         from codebots.vocab import load_pool
 

@@ -25,17 +25,23 @@ def register(app: typer.Typer) -> None:
 
 def play(
     variant: Annotated[
-        str, typer.Option(help="Variant id, e.g. duet or mission/gringotts.")
-    ] = "classic",
+        str | None,
+        typer.Option(help="Variant id, e.g. duet or mission/gringotts. [default: classic]"),
+    ] = None,
     role: Annotated[
-        str, typer.Option(help="Team games: guesser, spymaster, or team (both red seats).")
-    ] = "guesser",
+        str | None,
+        typer.Option(
+            help="Team games: guesser, spymaster, or team (both red seats). [default: guesser]"
+        ),
+    ] = None,
     seed: Annotated[
         str | None,
         typer.Option(metavar="INT", help="Board seed. [default: a fresh random seed]"),
     ] = None,
-    spymaster: Annotated[str, typer.Option(help="The AI spymaster.")] = "glove",
-    guesser: Annotated[str, typer.Option(help="The AI guesser.")] = "glove",
+    spymaster: Annotated[
+        str | None, typer.Option(help="The AI spymaster. [default: glove]")
+    ] = None,
+    guesser: Annotated[str | None, typer.Option(help="The AI guesser. [default: glove]")] = None,
     save: Annotated[
         str | None,
         typer.Option(
@@ -75,20 +81,20 @@ def play(
     from codebots.play import InputProblem
 
     console = Console(highlight=False)
+    given = {
+        "--variant": variant,
+        "--role": role,
+        "--seed": seed,
+        "--spymaster": spymaster,
+        "--guesser": guesser,
+        "--save": save,
+        "--penalties": penalties or None,
+        "--campaign": campaign,
+        "--mission": mission,
+        "--use-bonus": use_bonus or None,
+    }
     try:
-        session = _open_session(
-            variant,
-            role,
-            seed,
-            spymaster,
-            guesser,
-            save,
-            resume,
-            penalties,
-            campaign,
-            mission,
-            use_bonus,
-        )
+        session = _open_session(resume, {k: v for k, v in given.items() if v is not None})
     except CodebotsError as error:
         raise fail(error) from None
     try:
@@ -133,23 +139,18 @@ def play(
             typer.echo(f"  {line}")
 
 
-def _open_session(
-    variant, role, seed, spymaster, guesser, save, resume, penalties, campaign, mission, use_bonus
-):
-    """The game to play: a resumed one, or a new one whose record is created now."""
+def _open_session(resume: str | None, given: dict):
+    """The game to play: a resumed one, or a new one whose record is created now. ``given``:
+    the options the person typed (an option that would be ignored is an error)."""
     from codebots.game_record import fresh_record_path
     from codebots.play import Session, new_seed
+    from codebots.variants import get_variant
 
-    if not campaign:
-        for option, value in (("--mission", mission), ("--use-bonus", use_bonus)):
-            if value:
-                raise CodebotsError(f"{option} needs --campaign FILE (the mission-log progress)")
     if resume:
-        for option, value in (("--save", save), ("--seed", seed), ("--campaign", campaign)):
-            if value:
-                raise CodebotsError(
-                    f"--resume continues a saved game as it was: leave out {option}"
-                )
+        if given:
+            raise CodebotsError(
+                f"--resume continues a saved game as it was: leave out {', '.join(given)}"
+            )
         session = Session.load(resume)
         if session.cut_off:
             typer.echo(
@@ -159,12 +160,35 @@ def _open_session(
             session.save()
         typer.echo(f"resumed {resume}: {len(session.events)} moves replayed")
         return session
+    campaign = given.get("--campaign")
+    for option in ("--mission", "--use-bonus"):
+        if option in given and not campaign:
+            raise CodebotsError(f"{option} needs --campaign FILE (the mission-log progress)")
+    if campaign and "--variant" in given:
+        raise CodebotsError("--campaign plays its missions: leave out --variant (or --campaign)")
+    seed = given.get("--seed")
     number = parse_seeds(seed, 1) if seed is not None else new_seed()
-    plan = None
+    variant, plan = given.get("--variant", "classic"), None
     if campaign:
-        variant, plan = campaign_game(campaign, mission, use_bonus, number, seed is not None)
+        variant, plan = campaign_game(
+            campaign, given.get("--mission"), given.get("--use-bonus", ""), number, seed is not None
+        )
+    if "--role" in given and get_variant(variant).family == "duet":
+        raise CodebotsError(
+            "--role is for team games; in Duet and the missions you are player 0 (leave it out)"
+        )
+    save = given.get("--save")
     path = Path(save) if save else fresh_record_path(number)
-    session = Session(variant, number, role, spymaster, guesser, path, penalties, campaign=plan)
+    session = Session(
+        variant,
+        number,
+        given.get("--role", "guesser"),
+        given.get("--spymaster", "glove"),
+        given.get("--guesser", "glove"),
+        path,
+        bool(given.get("--penalties")),
+        campaign=plan,
+    )
     session.start()
     typer.echo(f"recording to {path} (seed {number})")
     return session

@@ -1,0 +1,89 @@
+"""Scripted people for terminal-play tests: a perfect partner (to win) or one who aims at the
+assassin (to lose), and the seeds on which they do."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codebots.play import Session
+from codebots.validity import checker_for
+
+
+def choose(session: Session, move: str, win: bool) -> str:
+    """What a scripted person types: a perfect partner (win) or one who aims at an
+    assassin (lose)."""
+    from codebots.agents.views import spymaster_view
+
+    state = session.state
+    covered = state.covered[0]
+    if move == "guess":
+        if session.duet:
+            side = int(state.giver[0]) if state.phase[0] == 1 else 1  # the judging side
+            key = state.key[0, side]
+            good, bad = (key == 0) & ~covered, (key == 3) & ~covered
+        else:
+            good, bad = (state.key[0] == 0) & ~covered, (state.key[0] == 3) & ~covered
+        pick = bad if not win and bad.any() else good
+        if not pick.any():
+            return "stop"
+        return session.card_word(int(np.flatnonzero(pick)[0])).lower()
+    view = spymaster_view(session.spec, session.words, state, np.ones(1, bool))
+    if move == "cover":
+        return session.card_word(int(session.spymaster.covers(view, session.rng)[0]))
+    if win:
+        clues = session.spymaster.clues(view, session.rng)
+        number = int(clues.numbers[0])
+        return f"{clues.words[0]} {'unlimited' if number < 0 else number}"
+    # A clue for the assassin: its nearest valid clue word, number 1.
+    assassin = int(np.flatnonzero((view.identity[0] == 3) & ~covered)[0])
+    table = session.spymaster.tables(session.words)[0]
+    checker = checker_for(session.words)
+    for clue_id in table.neighbours[state.cards[0, assassin]]:
+        word = table.vocabulary[clue_id]
+        if checker.valid([word], state.cards, ~state.covered)[0]:
+            return f"{word} 1"
+    raise AssertionError("no clue for the assassin")
+
+
+def script(variant: str, role: str, seed: int, win: bool) -> tuple[list[str], Session]:
+    session = Session(variant, seed, role, "glove", "glove")
+    inputs = []
+    for _ in range(300):
+        if session.done:
+            return inputs, session
+        move = session.human_move()
+        if move is None:
+            session.ai_move()
+            continue
+        text = choose(session, move, win)
+        getattr(session, f"human_{move}")(text)
+        inputs.append(text)
+    raise AssertionError("the scripted game did not end")
+
+
+def expected_text(session: Session, win: bool) -> str:
+    if session.duet or session.spec.opponent != "team":
+        return "You won" if win else "You lost"
+    return "Red won" if win else "Blue won"
+
+
+def find_seed(variant, role, win):
+    for seed in range(40):
+        inputs, session = script(variant, role, seed, win)
+        if (session.state.winner[0] == 0) == win:
+            return seed, inputs, session
+    raise AssertionError(f"no seed gives a {'win' if win else 'loss'} for {variant}/{role}")
+
+
+def quit_halfway(runner, app, variant: str, seed: int, inputs: list[str], record) -> int:
+    """Play the first half of ``inputs`` through ``codebots play`` and quit; returns how many
+    inputs were given (the rest continue the game after ``--resume``)."""
+    half = len(inputs) // 2
+    result = runner.invoke(
+        app,
+        ["play", "--variant", variant, "--seed", str(seed), "--save", str(record)],
+        input="\n".join(inputs[:half]) + "\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "continue with: codebots play --resume" in result.output
+    return half
