@@ -26,6 +26,11 @@ CASES = [
 ]
 
 
+def seat(variant: str, role: str) -> list[str]:
+    """``--role`` for team games; in Duet the person is always player 0."""
+    return ["--role", role] if variant in TEAM_VARIANTS else []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant, role, win", CASES)
 def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
@@ -33,8 +38,8 @@ def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
     record = tmp_path / "game.jsonl"
     result = runner.invoke(
         app,
-        ["play", "--variant", variant, *(["--role", role] if variant in TEAM_VARIANTS else []),
-         "--seed", str(seed), "--save", str(record)],  # fmt: skip
+        ["play", "--variant", variant, *seat(variant, role), "--seed", str(seed)]
+        + ["--save", str(record)],
         input="\n".join(inputs) + "\n",
     )
     assert result.exit_code == 0, result.output
