@@ -19,6 +19,7 @@ from pathlib import Path
 
 from codebots.errors import CodebotsError
 from codebots.files import UMASK
+from codebots.keys import MAX_SEED
 
 RECORD_VERSION = 1
 HEADER_FIELDS = {"variant": str, "seed": int, "role": str, "spymaster": str, "guesser": str}
@@ -66,8 +67,8 @@ def _header_problem(header: dict) -> str | None:
         value = header.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             return f"its start line lacks '{name}'"
-    if header["seed"] < 0:
-        return "its start line has a negative seed"
+    if not 0 <= header["seed"] <= MAX_SEED:
+        return "its start line has a seed outside 0 .. 2**63-1"
     campaign = header.get("campaign")
     if campaign is not None and not (
         isinstance(campaign, dict)

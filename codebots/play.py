@@ -1,5 +1,6 @@
 """One game between a person and the AI: whose move it is, parsing the person's input,
-the AI's moves, a JSONL record written atomically after every move, resume and replay.
+the AI's moves, a JSONL record (:mod:`codebots.game_record`) written atomically after every
+move, and resuming a saved game with every recorded move checked.
 
 Roles. Team games: the person plays red as ``guesser`` (an AI spymaster gives the clues), as
 ``spymaster`` (AI guessers guess), or red's two seats as a ``team`` (two people at one

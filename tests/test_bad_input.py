@@ -137,7 +137,10 @@ CASES = [
      1, "unknown variant 'duett'"),
     ("record with a negative seed",
      lambda d: ["play", "--resume", str(record_file(d, {**START, "seed": -1}))],
-     1, "its start line has a negative seed"),
+     1, "its start line has a seed outside 0 .. 2**63-1"),
+    ("record with a huge seed",
+     lambda d: ["replay", str(record_file(d, {**START, "seed": 2**64}))],
+     1, "its start line has a seed outside 0 .. 2**63-1"),
     ("empty record", lambda d: ["replay", str(record_file(d, ""))], 1, "is empty"),
     ("missing record", lambda d: ["replay", str(d / "nope.jsonl")], 1, "does not exist"),
     # 11: variant labels

@@ -4,6 +4,8 @@ never replayed on a known board, and damaged records refused at the line that is
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from scripted_play import find_seed
@@ -16,25 +18,28 @@ from codebots.play import Session
 runner = CliRunner()
 
 
-def quit_at_once(*arguments: str):
-    return runner.invoke(app, ["play", *arguments], input="quit\n")
+def cli(arguments: list[str], text: str = "", cwd=None) -> subprocess.CompletedProcess:
+    """``codebots ARGUMENTS`` as its own process, ``text`` typed at its prompts."""
+    return subprocess.run(
+        [sys.executable, "-m", "codebots", *arguments],
+        input=text, capture_output=True, text=True, timeout=300, cwd=cwd,
+    )  # fmt: skip
 
 
-def test_a_new_game_never_replaces_a_saved_record(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    first = runner.invoke(
-        app, ["play", "--variant", "duet", "--seed", "3"], input="ocean 2\nquit\n"
-    )
-    assert first.exit_code == 0, first.output
+def quit_at_once(*arguments: str, cwd=None):
+    return cli(["play", *arguments], "quit\n", cwd)
+
+
+def test_a_new_game_never_replaces_a_saved_record(tmp_path):
+    first = cli(["play", "--variant", "duet", "--seed", "3"], "ocean 2\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
     saved = (tmp_path / "codebots-game-3.jsonl").read_bytes()
     assert len(saved.splitlines()) >= 2  # the start line and at least the person's clue
-    again = quit_at_once("--variant", "duet", "--seed", "3")
-    assert again.exit_code == 0 and "recording to codebots-game-3-2.jsonl" in again.output
-    for arguments in (
-        ("--variant", "classic", "--role", "spymaster", "--seed", "3"),
-        ("--variant", "classic", "--role", "team", "--seed", "3"),
-    ):
-        assert quit_at_once(*arguments).exit_code == 0
+    again = quit_at_once("--variant", "duet", "--seed", "3", cwd=tmp_path)
+    assert again.returncode == 0 and "recording to codebots-game-3-2.jsonl" in again.stdout
+    for arguments in (("--variant", "classic", "--role", "spymaster", "--seed", "3"),
+                      ("--variant", "classic", "--role", "team", "--seed", "3")):  # fmt: skip
+        assert quit_at_once(*arguments, cwd=tmp_path).returncode == 0
     assert (tmp_path / "codebots-game-3.jsonl").read_bytes() == saved
     assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == [
         "codebots-game-3-2.jsonl",
@@ -42,8 +47,8 @@ def test_a_new_game_never_replaces_a_saved_record(tmp_path, monkeypatch):
         "codebots-game-3-4.jsonl",
         "codebots-game-3.jsonl",
     ]
-    refused = quit_at_once("--variant", "duet", "--save", "codebots-game-3.jsonl")
-    assert refused.exit_code == 1
+    refused = quit_at_once("--variant", "duet", "--save", "codebots-game-3.jsonl", cwd=tmp_path)
+    assert refused.returncode == 1
     assert refused.stderr.strip() == (
         "error: codebots-game-3.jsonl already holds a game; continue it with --resume "
         "codebots-game-3.jsonl, or name a new record with --save"
@@ -51,24 +56,22 @@ def test_a_new_game_never_replaces_a_saved_record(tmp_path, monkeypatch):
     assert (tmp_path / "codebots-game-3.jsonl").read_bytes() == saved
 
 
-def test_a_game_without_seed_gets_a_fresh_one_that_its_record_keeps(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_a_game_without_seed_gets_a_fresh_one_that_its_record_keeps(tmp_path):
     seeds = []
     for _ in range(2):
-        result = quit_at_once("--variant", "duet")
-        assert result.exit_code == 0
-        line = next(line for line in result.output.splitlines() if line.startswith("recording"))
+        result = quit_at_once("--variant", "duet", cwd=tmp_path)
+        assert result.returncode == 0
+        line = next(line for line in result.stdout.splitlines() if line.startswith("recording"))
         path, seed = line.split()[2], int(line.split("seed ")[1].rstrip(")"))
-        assert json.loads(open(path).readline())["seed"] == seed
+        assert json.loads((tmp_path / path).read_text().splitlines()[0])["seed"] == seed
         seeds.append(seed)
     assert seeds[0] != seeds[1]
 
 
 def _campaign_game(progress_file, record, inputs, *extra):
-    return runner.invoke(
-        app,
+    return cli(
         ["play", "--campaign", str(progress_file), "--save", str(record), *extra],
-        input="\n".join(inputs) + "\n",
+        "\n".join(inputs) + "\n",
     )
 
 
@@ -78,20 +81,18 @@ def test_a_campaign_game_quit_and_resumed_is_counted_once(tmp_path):
     progress_file, record = tmp_path / "campaign.json", tmp_path / "g.jsonl"
     half = len(inputs) // 2
     first = _campaign_game(progress_file, record, [*inputs[:half], "quit"], "--seed", str(seed))
-    assert first.exit_code == 0, first.output
+    assert first.returncode == 0, first.stderr
     header = json.loads(record.read_text().splitlines()[0])
     assert header["campaign"] == {"path": str(progress_file), "mission": "london", "bonuses": []}
-    resumed = runner.invoke(
-        app, ["play", "--resume", str(record)], input="\n".join(inputs[half:]) + "\n"
-    )
-    assert resumed.exit_code == 0, resumed.output
-    assert "You won" in resumed.output and "1 of 24 missions won" in resumed.output
+    resumed = cli(["play", "--resume", str(record)], "\n".join(inputs[half:]) + "\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "You won" in resumed.stdout and "1 of 24 missions won" in resumed.stdout
     progress = CampaignProgress.load(progress_file)
     assert progress.won == ["london"] and len(progress.games) == 1
     assert progress.games[0]["game_id"] == header["game_id"]
     before = progress_file.read_bytes()
-    again = runner.invoke(app, ["play", "--resume", str(record)])  # a finished game
-    assert again.exit_code == 0 and "this game was already counted" in again.output
+    again = cli(["play", "--resume", str(record)])  # a finished game
+    assert again.returncode == 0 and "this game was already counted" in again.stdout
     assert progress_file.read_bytes() == before
 
 
@@ -100,14 +101,14 @@ def test_a_retried_mission_is_dealt_a_new_board(tmp_path):
     progress_file = tmp_path / "campaign.json"
     seed, losing, _ = find_seed("mission/london", "guesser", False)
     lost = _campaign_game(progress_file, tmp_path / "a.jsonl", losing, "--seed", str(seed))
-    assert lost.exit_code == 0 and "You lost" in lost.output, lost.output
+    assert lost.returncode == 0 and "You lost" in lost.stdout, lost.stderr
     assert CampaignProgress.load(progress_file).games[0]["seed"] == seed
     retry = _campaign_game(progress_file, tmp_path / "b.jsonl", ["quit"])
-    assert retry.exit_code == 0, retry.output
+    assert retry.returncode == 0, retry.stderr
     header = json.loads((tmp_path / "b.jsonl").read_text().splitlines()[0])
     assert header["campaign"]["mission"] == "london" and header["seed"] != seed
     again = _campaign_game(progress_file, tmp_path / "c.jsonl", ["quit"], "--seed", str(seed))
-    assert again.exit_code == 1
+    assert again.returncode == 1
     assert f"seed {seed} was already played for london in this campaign" in again.stderr
 
 
