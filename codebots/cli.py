@@ -12,6 +12,7 @@ import typer
 
 from codebots.commands.campaign import register as register_campaign
 from codebots.commands.common import (
+    INTERRUPTED,
     MAX_GAMES,
     check_output_file,
     fail,
@@ -133,6 +134,9 @@ def simulate(
         )
     except CodebotsError as error:
         raise fail(error) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(INTERRUPTED) from None
     publish(records, out, markdown)
 
 

@@ -230,3 +230,22 @@ def test_an_unreachable_dask_scheduler_is_one_line():
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the dask scheduler at tcp://127.0.0.1:9" in lines[0]
+
+
+def test_outputs_are_checked_before_any_game_is_played(tmp_path, monkeypatch):
+    import codebots.arena
+    import codebots.evaluation
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a game was played before the output was checked")
+
+    monkeypatch.setattr(codebots.arena, "play", refuse)
+    monkeypatch.setattr(codebots.evaluation, "run_grid", refuse)
+    for arguments in (
+        ["simulate", "--games", "200000", "--out", str(tmp_path)],
+        ["evaluate", "--games", "200000", "--out-dir", str(pool_file(tmp_path))],
+        ["evaluate", "--name", "../up", "--out-dir", str(tmp_path)],
+    ):
+        result = runner.invoke(app, arguments)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), arguments
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -37,6 +37,7 @@ def campaign(
     Example: codebots campaign --spymaster glove --guesser glove --games 200 --campaigns 3
     """
     from codebots.commands.common import (
+        INTERRUPTED,
         check_output_folder,
         fail,
         parse_games,
@@ -125,3 +126,6 @@ def campaign(
             typer.echo(f"finished {summary['finished']} of {summary['campaigns']}{figures}")
     except CodebotsError as error:
         raise fail(error) from None
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted", err=True)
+        raise typer.Exit(INTERRUPTED) from None

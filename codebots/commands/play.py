@@ -97,6 +97,9 @@ def play(
         session = _open_session(resume, {k: v for k, v in given.items() if v is not None})
     except CodebotsError as error:
         raise fail(error) from None
+    except KeyboardInterrupt:  # while the game is being set up: no move was made yet
+        typer.echo("\ninterrupted before the first move", err=True)
+        raise typer.Exit(INTERRUPTED) from None
     try:
         while not session.done:
             move = session.human_move()
