@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from codebots.agents import Guesser, Spymaster
 from codebots.agents.partner import ROUND
-from codebots.agents.views import guesser_view, spymaster_view
+from codebots.agents.views import guesser_view, judging_side, spymaster_view
 from codebots.engine import (
     CLUE,
     COVER,
@@ -27,6 +28,7 @@ from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
 from codebots.engine.team import MARVEL_RANKS
 from codebots.errors import CodebotsError
 from codebots.keys import as_seeds
+from codebots.minds import is_cross, minds_of
 from codebots.validity import checker_for
 from codebots.variants import Variant, get_variant
 from codebots.vocab import load_pool
@@ -34,93 +36,163 @@ from codebots.vocab import load_pool
 MAX_STEPS = 2000  # far above any legal game; reaching it means an agent never acts
 
 
+@dataclass(frozen=True)
+class Seat:
+    """One Duet player (RULES section 3): gives its own clues with ``spymaster`` and guesses
+    its partner's with ``guesser``, as a person at the table does."""
+
+    spymaster: Spymaster
+    guesser: Guesser
+    name: str
+
+    @property
+    def minds(self) -> frozenset[str]:
+        return minds_of(self.spymaster) | minds_of(self.guesser)
+
+
+def _by_seat(agents: tuple, seat: np.ndarray, mask: np.ndarray):
+    """``(agent, its games)`` for each distinct agent of ``agents`` (one per seat): an agent
+    in both seats is asked once for all of ``mask``, as with one agent per role."""
+    if agents[0] is agents[1]:
+        return [(agents[0], mask)]
+    return [(agents[s], mask & (seat == s)) for s in (0, 1) if (mask & (seat == s)).any()]
+
+
 def play_batch(
     game: Game,
-    spymaster: Spymaster,
-    guesser: Guesser,
+    spymaster: Spymaster | Seat,
+    guesser: Guesser | Seat,
     seeds: np.ndarray,
     rng: np.random.Generator,
     turn_log: list | None = None,
 ):
-    """Play the games of ``seeds`` to the end; return the final state.
+    """Play the games of ``seeds`` to the end; return the final state and per-game counts
+    (``first_guesses``: clues with intended targets whose first guess was made,
+    ``first_on_target``: of those, first guesses on an intended target).
 
+    ``spymaster`` and ``guesser`` play the two roles, or, in Duet, two :class:`Seat` s play
+    the two players: each gives the clues of its own turns and guesses the other's.
     With ``turn_log`` (a list), one dict per clue is appended: seed, clue number in the game,
-    the clue word and number, whether it was valid, its intended targets (card words) and
-    the cards guessed for it.
+    the clue word and number, whether it was valid, its intended targets (card words), the
+    cards guessed for it and (seats) the seats that gave and guessed it.
     """
     variant = game.variant
     words = load_pool(variant.pool).words
     checker = checker_for(words)
     state = game.reset(seeds)
     size = state.batch_size
+    seated = isinstance(spymaster, Seat)
+    if seated != isinstance(guesser, Seat) or (seated and not isinstance(state, DuetState)):
+        raise CodebotsError("seat pairings are for Duet and the missions; pair two seats")
+    # (seat 0, seat 1) agents of each role; one agent for both seats in a role pairing.
+    spymasters = (spymaster.spymaster, guesser.spymaster) if seated else (spymaster, spymaster)
+    guessers = (spymaster.guesser, guesser.guesser) if seated else (guesser, guesser)
     clue_words = [""] * size
     clue_number = np.zeros(size, dtype=np.int16)
     open_turns: dict[int, dict] = {}
-    for agent in (spymaster, guesser):  # agents with per-game memory start afresh
-        if hasattr(agent, "begin"):
+    for agent in {id(a): a for a in (*spymasters, *guessers)}.values():
+        if hasattr(agent, "begin"):  # agents with per-game memory start afresh
             agent.begin(size)
+    no_seat = np.zeros(size, dtype=np.int64)
+    # First guesses on a clue: how many, and how many touched one of its intended targets
+    # (the agreement of the two minds; clues that declare no target do not count).
+    intended = np.zeros((size, 25), dtype=bool)  # (B, 25) the current clue's targets
+    first_guesses = np.zeros(size, dtype=np.int64)
+    first_on_target = np.zeros(size, dtype=np.int64)
     for _ in range(MAX_STEPS):
         phase = state.phase
         giving = phase == CLUE
         new_clue = np.zeros(size, dtype=bool)
         if giving.any():
-            view = spymaster_view(variant, words, state, giving)
-            clues = spymaster.clues(view, rng)
-            valid = checker.valid(clues.words, state.cards, view.visible)
-            state = game.step_clue(
-                state, ClueAction(number=np.where(giving, clues.numbers, NO_ACTION), valid=valid)
-            )
+            giver = state.giver if seated else no_seat  # (B,) the seat giving the clue
+            numbers = np.full(size, NO_ACTION, dtype=np.int16)
+            valid = np.ones(size, dtype=bool)
+            aims: dict[int, tuple] = {}
+            for agent, mask in _by_seat(spymasters, giver, giving):
+                view = spymaster_view(variant, words, state, mask)
+                clues = agent.clues(view, rng)
+                checked = checker.valid(clues.words, state.cards, view.visible)
+                numbers = np.where(mask, clues.numbers, numbers).astype(np.int16)
+                valid = np.where(mask, checked, valid)
+                for index in np.flatnonzero(mask):
+                    clue_words[index] = clues.words[index]
+                    aims[index] = clues.targets[index] if clues.targets else ()
+            state = game.step_clue(state, ClueAction(number=numbers, valid=valid))
+            intended[giving] = False
+            for index, positions in aims.items():
+                intended[index, list(positions)] = True
             for index in np.flatnonzero(giving):
-                clue_words[index] = clues.words[index]
                 if turn_log is not None:
-                    aims = clues.targets[index] if clues.targets else ()
                     open_turns[index] = {
                         "seed": int(state.seed[index]),
                         "clue_no": int(state.clues[index]),  # 1 for the first clue
-                        "clue": clues.words[index],
-                        "number": int(clues.numbers[index]),
+                        "clue": clue_words[index],
+                        "number": int(numbers[index]),
                         "valid": bool(valid[index]),
-                        "targets": [words[state.cards[index, p]] for p in aims],
+                        "targets": [words[state.cards[index, p]] for p in aims[index]],
                         "guesses": [],
                     }
+                    if seated:
+                        open_turns[index]["giver_seat"] = int(giver[index])
+                        open_turns[index]["guesser_seat"] = 1 - int(giver[index])
                     turn_log.append(open_turns[index])
-            clue_number = np.where(giving, clues.numbers, clue_number).astype(np.int16)
+            clue_number = np.where(giving, numbers, clue_number).astype(np.int16)
             new_clue = giving & (state.phase == GUESS)
         guessing = (state.phase == GUESS) | (state.phase == SUDDEN_DEATH)
         if guessing.any():
-            view = guesser_view(
-                variant,
-                words,
-                state,
-                guessing,
-                clue_words,
-                clue_number,
-                guesser.privileged,
-                new_clue,
-            )
-            cards = guesser.guesses(view, rng)
+            # The seat guessing is the one not judging (the giver's partner; sudden death:
+            # the default guesser, see codebots.agents.views.judging_side).
+            seat = (1 - judging_side(state)) if seated else no_seat
+            cards = np.full(size, NO_ACTION, dtype=np.int64)
+            for agent, mask in _by_seat(guessers, seat, guessing):
+                view = guesser_view(
+                    variant,
+                    words,
+                    state,
+                    mask,
+                    clue_words,
+                    clue_number,
+                    agent.privileged,
+                    new_clue,
+                )
+                cards = np.where(mask, agent.guesses(view, rng), cards)
+            # (B,) a clue's first guess (clues that aim at no card, warnings, not counted)
+            first = guessing & new_clue & (cards >= 0) & intended.any(axis=1)
+            first_guesses += first
+            first_on_target += first & intended[np.arange(size), np.clip(cards, 0, 24)]
             if turn_log is not None:
                 for index in np.flatnonzero(guessing & (cards >= 0)):
                     if open_turns.get(index) is not None:
                         open_turns[index]["guesses"].append(words[state.cards[index, cards[index]]])
-            state = game.step_guess(state, GuessAction(card=np.where(guessing, cards, NO_ACTION)))
+            state = game.step_guess(state, GuessAction(card=cards))
         covering = state.phase == COVER
         if covering.any():
             view = spymaster_view(variant, words, state, covering)
-            cards = spymaster.covers(view, rng)
+            cards = spymasters[0].covers(view, rng)
             state = game.step_cover(state, CoverAction(card=np.where(covering, cards, NO_ACTION)))
         if state.done.all():
-            return state
+            return state, {"first_guesses": first_guesses, "first_on_target": first_on_target}
     raise RuntimeError(f"games did not finish within {MAX_STEPS} steps: an agent never acts")
 
 
-def game_records(game: Game, state, spymaster: str, guesser: str) -> pd.DataFrame:
-    """One row per finished game: seed, variant, agents, outcome, turns, clues, score."""
+def game_records(
+    game: Game,
+    state,
+    spymaster: str,
+    guesser: str,
+    cross: bool = False,
+    seats: bool = False,
+    counts: dict | None = None,
+) -> pd.DataFrame:
+    """One row per finished game: seed, variant, agents (the two seats' with ``seats``),
+    whether they share no mind (``cross``), outcome, turns, clues, score."""
     records = {
         "seed": state.seed,
         "variant": game.variant.label,
         "spymaster": spymaster,
         "guesser": guesser,
+        "seats": seats,
+        "cross": cross,
         "won": state.winner == 0,
         "winner": state.winner,
         "end": np.asarray(END_REASON_NAMES, dtype=object)[state.end_reason],
@@ -128,6 +200,7 @@ def game_records(game: Game, state, spymaster: str, guesser: str) -> pd.DataFram
         "turns": turns_played(state),
         "clues": state.clues,
         "score": game.score(state),
+        **(counts or {}),
     }
     if game.variant.opponent == "virtual" and game.variant.family == "team":
         records["rank"] = np.asarray(MARVEL_RANKS, dtype=object)[
@@ -156,8 +229,8 @@ def turns_played(state) -> np.ndarray:
 
 def play(
     variant: str | Variant,
-    spymaster: Spymaster,
-    guesser: Guesser,
+    spymaster: Spymaster | Seat,
+    guesser: Guesser | Seat,
     seeds: Iterable[int] | np.ndarray,
     *,
     batch_size: int = 4096,
@@ -167,6 +240,7 @@ def play(
     first_batch: int = 0,
 ) -> pd.DataFrame:
     """Play one game per seed; returns one row per game (see :func:`game_records`).
+    ``spymaster`` and ``guesser`` may be two :class:`Seat` s (Duet and the missions).
 
     Board and key of a game depend on its seed alone; the agents' random choices come from
     ``numpy.random.default_rng([agent_seed, batch index])``, so the same call gives the same
@@ -190,10 +264,20 @@ def play(
         starts = tqdm(starts, desc=game.variant.label, unit="batch", leave=False)
     for batch_index, start in enumerate(starts):
         rng = np.random.default_rng([agent_seed, first_batch + batch_index])
-        final = play_batch(
+        final, counts = play_batch(
             game, spymaster, guesser, seeds[start : start + batch_size], rng, turn_log
         )
-        frames.append(game_records(game, final, spymaster.name, guesser.name))
+        frames.append(
+            game_records(
+                game,
+                final,
+                spymaster.name,
+                guesser.name,
+                is_cross(spymaster, guesser),
+                isinstance(spymaster, Seat),
+                counts,
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 

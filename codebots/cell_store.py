@@ -23,7 +23,19 @@ from codebots.errors import note
 from codebots.files import atomic_write_text
 
 BATCH = 4096  # games per engine batch: the agents' random streams are numbered by batch
-COLUMNS = ("seed", "variant", "spymaster", "guesser", "won", "end", "assassin", "turns", "clues")
+COLUMNS = (
+    "seed",
+    "variant",
+    "spymaster",
+    "guesser",
+    "seats",
+    "cross",
+    "won",
+    "end",
+    "assassin",
+    "turns",
+    "clues",
+)
 
 
 def batch_count(games: int) -> int:
@@ -56,8 +68,10 @@ def problem_with(rows: pd.DataFrame, cell, seeds: np.ndarray) -> str | None:
         found = set(rows[column].astype(str))
         if found != {value}:
             return f"was played with {column} {', '.join(sorted(found))[:60]}, not {value}"
-    if rows["won"].dtype != bool or rows["assassin"].dtype != bool:
+    if any(rows[column].dtype != bool for column in ("won", "assassin", "seats", "cross")):
         return "has results that are not true/false"
+    if set(rows["seats"]) != {bool(getattr(cell, "seats", False))}:
+        return "was played with the other kind of pairing (seats or roles)"
     return None
 
 

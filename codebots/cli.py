@@ -23,6 +23,7 @@ from codebots.commands.common import (
     progress_wanted,
     table_text,
 )
+from codebots.commands.crossplay import register as register_crossplay
 from codebots.commands.evaluate import register as register_evaluate
 from codebots.commands.human import register as register_human
 from codebots.commands.play import register as register_play
@@ -250,6 +251,7 @@ def clue(
 
 
 register_campaign(app)
+register_crossplay(app)
 register_evaluate(app)
 register_human(app)
 register_play(app)

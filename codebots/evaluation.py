@@ -36,7 +36,7 @@ from codebots.cell_store import CellStore, batch_count, seeds_of
 from codebots.errors import CodebotsError
 from codebots.files import atomic_write, plain_name
 from codebots.keys import MAX_GAMES, MAX_SEED
-from codebots.report import atomic_write_text, summarize, to_markdown
+from codebots.report import atomic_write_text, group_keys, summarize, to_markdown
 from codebots.variants import get_variant
 from codebots.workers import WorkerPool
 
@@ -63,6 +63,7 @@ class Cell:
     seed: int = 0
     partner_memory: str = ""  # a PartnerMemory file the spymaster uses ("" none)
     partner_digest: str = ""  # its content hash: a changed file is another cell
+    seats: bool = False  # Duet: spymaster and guesser name the two seats (players)
 
     @property
     def id(self) -> str:
@@ -70,11 +71,13 @@ class Cell:
         # its label resolves to, so a changed registered rule never reuses an old cell.
         fields = asdict(self)
         del fields["partner_memory"]
-        if not fields["partner_digest"]:
-            del fields["partner_digest"]
+        for optional in ("partner_digest", "seats"):  # unset: the ids of older cells
+            if not fields[optional]:
+                del fields[optional]
         fields["rules"] = get_variant(self.variant).rules
         digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
-        readable = f"{self.variant}-{self.spymaster}-{self.guesser}".replace("/", "_")
+        joint = "~" if self.seats else "-"
+        readable = f"{self.variant}-{self.spymaster}{joint}{self.guesser}".replace("/", "_")
         return f"{readable}-{digest[:12]}"
 
     @property
@@ -111,27 +114,30 @@ class GridConfig:
         out = []
         for variant in self.variants:
             for pair in self.pairs:
-                spymaster, _, guesser = pair.partition(":")
+                first, second, seats = split_pair(pair)
                 out.append(
-                    Cell(
-                        variant,
-                        spymaster.strip(),
-                        guesser.strip(),
-                        self.games,
-                        self.seed,
-                        memory,
-                        digest,
-                    )
+                    Cell(variant, first, second, self.games, self.seed, memory, digest, seats)
                 )
         return out
+
+
+def split_pair(pair: str) -> tuple[str, str, bool]:
+    """``spymaster:guesser`` (roles) or ``seat0/seat1`` (Duet players): (first, second,
+    seats)."""
+    seats = "/" in pair and ":" not in pair
+    first, sep, second = pair.partition("/" if seats else ":")
+    if not sep or not first.strip() or not second.strip():
+        raise CodebotsError(
+            f"pair '{pair}' must be spymaster:guesser (e.g. glove:minilm) or, in Duet, "
+            "two seats player0/player1 (e.g. glove/minilm)"
+        )
+    return first.strip(), second.strip(), seats
 
 
 def parse_pairs(pairs: Iterable[str]) -> tuple[str, ...]:
     clean = tuple(p.strip() for p in pairs if p.strip())
     for pair in clean:
-        spymaster, sep, guesser = pair.partition(":")
-        if not sep or not spymaster.strip() or not guesser.strip():
-            raise CodebotsError(f"pair '{pair}' must be spymaster:guesser, e.g. glove:minilm")
+        split_pair(pair)
     if not clean:
         raise CodebotsError("no pairs given; e.g. glove:glove")
     return clean
@@ -206,18 +212,31 @@ def load_config(path: str | os.PathLike) -> GridConfig:
 
 def validate_cells(cells: list[Cell]) -> None:
     """Fail before any game is played: unknown variants and agents are one-line errors."""
-    from codebots.agents import GUESSERS, SPYMASTERS
+    from codebots.agents.base import check_agent
 
     for cell in cells:
-        get_variant(cell.variant)
-        for role, name, registry in (
-            ("spymaster", cell.spymaster, SPYMASTERS),
-            ("guesser", cell.guesser, GUESSERS),
-        ):
-            if name not in registry:
+        spec = get_variant(cell.variant)
+        roles = (("spymaster", cell.spymaster), ("guesser", cell.guesser))
+        if cell.seats:
+            if spec.family != "duet":
                 raise CodebotsError(
-                    f"unknown {role} '{name}'; known: {', '.join(sorted(registry))}"
+                    f"'{cell.spymaster}/{cell.guesser}' pairs two seats, which only Duet and "
+                    f"the missions have; on {cell.variant} pair roles: spymaster:guesser"
                 )
+            if cell.partner_memory:
+                raise CodebotsError("a partner memory is for spymaster:guesser pairings")
+            # A seat gives clues and guesses: its agent must be both.
+            roles = tuple(
+                (role, name)
+                for name in (cell.spymaster, cell.guesser)
+                for role in ("spymaster", "guesser")
+            )
+        for role, name in roles:
+            try:
+                check_agent(role, name)
+            except CodebotsError as error:
+                seat = " (a seat gives clues and guesses: it must be both)" if cell.seats else ""
+                raise CodebotsError(f"{error}{seat}") from None
         if cell.partner_memory:
             pool = get_variant(cell.variant).pool
             _check_memory(cell.partner_memory, cell.partner_digest, cell.spymaster, pool)
@@ -242,17 +261,26 @@ def play_batches(cell: Cell, first: int, stop: int, progress: bool = False) -> p
 
     from codebots.agents import make_agent
     from codebots.agents.partner import PartnerMemory
-    from codebots.arena import play
+    from codebots.arena import Seat, play
 
     warnings.filterwarnings("ignore", category=RuntimeWarning)
-    spymaster = make_agent("spymaster", cell.spymaster)
+    if cell.seats:
+        spymaster, guesser = (
+            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
+            for name in (cell.spymaster, cell.guesser)
+        )
+    else:
+        spymaster, guesser = (
+            make_agent("spymaster", cell.spymaster),
+            make_agent("guesser", cell.guesser),
+        )
     if cell.partner_memory:
         spymaster.partner = PartnerMemory.load(cell.partner_memory)
         spymaster.name = cell.spymaster_label  # the rows say which memory
     return play(
         cell.variant,
         spymaster,
-        make_agent("guesser", cell.guesser),
+        guesser,
         seeds_of(cell, first, stop),
         batch_size=cell_store.BATCH,
         agent_seed=cell.seed,
@@ -403,16 +431,13 @@ def grid_table(records: pd.DataFrame) -> pd.DataFrame:
     """The summary table, with the most common Marvel rank where there is one."""
     table = summarize(records)
     if "rank" in records:
+        keys = group_keys(records)
         ranks = (
             records.dropna(subset=["rank"])
-            .groupby(["variant", "spymaster", "guesser"], sort=False)["rank"]
+            .groupby(keys, sort=False)["rank"]
             .agg(lambda values: values.mode().iloc[0])
         )
-        table = table.merge(
-            ranks.rename("typical_rank").reset_index(),
-            how="left",
-            on=["variant", "spymaster", "guesser"],
-        )
+        table = table.merge(ranks.rename("typical_rank").reset_index(), how="left", on=keys)
     return table
 
 

@@ -186,10 +186,13 @@ def similarity_ranking(guesser, turn: HumanTurn, pool: tuple[str, ...] = ()) -> 
     ``pool`` (default: the turn's board) holds every board word; one pool for a whole file
     builds the tables once (a card's vector does not depend on the rest of the pool).
     """
+    from codebots.agents.guesser import reads
     from codebots.agents.tables import model_tables
 
     pool = pool or turn.board
     table = model_tables(guesser.model, pool, guesser.vocabulary)
+    if not reads(table, turn.clue):
+        raise CodebotsError(f"'{guesser.model}' has no vector for the clue '{turn.clue}'")
     position = {word: i for i, word in enumerate(pool)}
     cards = table.card_vectors[[position[word] for word in turn.board]]
     clue = guesser.clue_vectors(table, [turn.clue])[0]

@@ -74,16 +74,12 @@ class Session:
     cut_off: int | None = None  # set by load: the line of a cut-off last move it dropped
 
     def __post_init__(self) -> None:
-        from codebots.agents import GUESSERS, SPYMASTERS
+        from codebots.agents.base import check_agent
 
         if self.role not in ROLES:
             raise CodebotsError(f"role must be one of {', '.join(ROLES)}, not '{self.role}'")
-        for role, name, registry in (
-            ("spymaster", self.spymaster_name, SPYMASTERS),
-            ("guesser", self.guesser_name, GUESSERS),
-        ):
-            if name not in registry:
-                raise CodebotsError(f"unknown {role} '{name}'; known: {', '.join(registry)}")
+        check_agent("spymaster", self.spymaster_name)
+        check_agent("guesser", self.guesser_name)
         self.spec = get_variant(self.variant)
         self.game = make(self.spec)
         self.words = load_pool(self.spec.pool).words

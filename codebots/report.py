@@ -10,6 +10,9 @@ import pandas as pd
 from codebots.files import atomic_write_text  # noqa: F401 — part of the report API
 
 GROUP_KEYS = ["variant", "spymaster", "guesser"]
+# Also kept apart when the records have them: seat pairings (Duet: spymaster and guesser
+# are the two seats) and whether the pair shares no mind (codebots.minds).
+PAIRING_KEYS = ["seats", "cross"]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -23,18 +26,24 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def group_keys(records: pd.DataFrame) -> list[str]:
+    """The columns that tell one pairing of ``records`` from another."""
+    return GROUP_KEYS + [key for key in PAIRING_KEYS if key in records]
+
+
 def summarize(records: pd.DataFrame) -> pd.DataFrame:
-    """One row per (variant, spymaster, guesser): games, win rate with its 95% Wilson
-    interval, mean turns, mean clues on a win, assassin rate, mean score (over the games
-    where it is defined)."""
+    """One row per (variant, spymaster, guesser, and seats and cross where recorded):
+    games, win rate with its 95% Wilson interval, mean turns, mean clues on a win, assassin
+    rate, mean score (over the games where it is defined)."""
     rows = []
-    for keys, group in records.groupby(GROUP_KEYS, sort=False):
+    keys_used = group_keys(records)
+    for keys, group in records.groupby(keys_used, sort=False):
         wins = int(group["won"].sum())
         low, high = wilson_interval(wins, len(group))
         scores = group["score"].dropna()
         rows.append(
             {
-                **dict(zip(GROUP_KEYS, keys)),
+                **dict(zip(keys_used, keys)),
                 "games": len(group),
                 "win_rate": wins / len(group),
                 "win_low": low,
@@ -43,9 +52,18 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
                 "clues_on_win": group.loc[group["won"], "clues"].mean() if wins else np.nan,
                 "assassin_rate": group["assassin"].mean(),
                 "mean_score": scores.mean() if len(scores) else np.nan,
+                **_agreement(group),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _agreement(group: pd.DataFrame) -> dict:
+    """Share of clues whose first guess touched an intended target, where recorded."""
+    if "first_guesses" not in group:
+        return {}
+    made = int(group["first_guesses"].sum())
+    return {"first_guess_on_target": group["first_on_target"].sum() / made if made else np.nan}
 
 
 def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:

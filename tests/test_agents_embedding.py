@@ -503,7 +503,7 @@ def test_clue_command_prints_ranked_suggestions():
     "args, message",
     [
         (["--targets", "violin"], "--targets names cards not on --board: VIOLIN"),
-        (["--targets", "ocean", "--spymaster", "random"], "use one of glove, minilm, robust"),
+        (["--targets", "ocean", "--spymaster", "random"], "use one of glove, minilm, mpnet"),
     ],
 )
 def test_clue_command_errors(args, message):

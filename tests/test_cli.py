@@ -56,7 +56,7 @@ def test_simulate_prints_the_table_and_writes_records(tmp_path):
     )
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[0].split()
-    assert header[:5] == ["variant", "spymaster", "guesser", "games", "win_rate"]
+    assert header[:7] == ["variant", "spymaster", "guesser", "seats", "cross", "games", "win_rate"]
     assert "assassin_rate" in header and "mean_score" in header and "mean_turns" in header
     records = pd.read_csv(out)
     assert len(records) == 300 and records["seed"].tolist() == list(range(300))
@@ -91,10 +91,10 @@ def test_simulate_markdown_for_a_variant_with_options():
         (["--games", "-5"], "error: --games must be at least 1, got -5"),
         (["--seed", "abc"], "error: --seed must be an integer, got 'abc'"),
         (["--seed", "1.5"], "error: --seed must be an integer, got '1.5'"),
-        (["--spymaster", "genius"], "error: unknown spymaster 'genius'; known: glove, glove-"),
+        (["--spymaster", "genius"], "error: unknown spymaster 'genius'; known: crossplay, glove,"),
         (
             ["--guesser", "psychic"],
-            "error: unknown guesser 'psychic'; known: glove, glove-lexicon, minilm, minilm-lex",
+            "error: unknown guesser 'psychic'; known: crossplay, glove, glove-lexicon, minilm",
         ),
     ],
 )

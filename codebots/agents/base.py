@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -63,11 +64,54 @@ def register(role: str, name: str, summary: str | None = None):
     return add
 
 
-def make_agent(role: str, name: str, **options) -> Spymaster | Guesser:
-    """Build a registered agent; an unknown name is a one-line error listing the known ones."""
+_NAME = re.compile(r"^\s*([a-z0-9-]+)\s*(?:\[([^\[\]]*)\])?\s*$")
+
+
+def split_agent_name(name: str) -> tuple[str, dict[str, str]]:
+    """``crossplay[without=minilm]`` -> ``("crossplay", {"without": "minilm"})``."""
+    match = _NAME.match(name)
+    if match is None:
+        raise CodebotsError(
+            f"agent name '{name}' must be a registered name, with options in brackets: "
+            "crossplay[without=minilm]"
+        )
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in (match.group(2) or "").split(","))):
+        key, _, value = item.partition("=")
+        if key.strip() in options:
+            raise CodebotsError(f"agent '{name}' sets '{key.strip()}' twice; set it once")
+        options[key.strip()] = value.strip()
+    return match.group(1), options
+
+
+def check_agent(role: str, name: str) -> None:
+    """A one-line error unless ``name`` is a registered ``role`` (options checked too)."""
+    make_agent(role, name, build=False)
+
+
+def make_agent(role: str, name: str, build: bool = True, **options) -> Spymaster | Guesser:
+    """Build a registered agent; an unknown name is a one-line error listing the known ones.
+
+    A name may carry options in brackets (``crossplay[without=minilm]``) for the agents
+    that take them; the agent is then named so in every result."""
     if role not in ("spymaster", "guesser"):
         raise CodebotsError(f"role must be 'spymaster' or 'guesser', not '{role}'")
     registry = SPYMASTERS if role == "spymaster" else GUESSERS
-    if name not in registry:
-        raise CodebotsError(f"unknown {role} '{name}'; known: {', '.join(sorted(registry))}")
-    return registry[name](**options)
+    base, inline = split_agent_name(name)
+    if base not in registry:
+        raise CodebotsError(f"unknown {role} '{base}'; known: {', '.join(sorted(registry))}")
+    factory = registry[base]
+    accepted = getattr(factory, "name_options", ())
+    strange = [key for key in inline if key not in accepted]
+    if strange:
+        takes = f"it takes: {', '.join(accepted)}" if accepted else "it takes none"
+        raise CodebotsError(f"{role} '{base}' has no option '{strange[0]}'; {takes}")
+    check = getattr(factory, "check_options", None)
+    if check is not None:
+        check(**inline)
+    if not build:
+        return None
+    agent = factory(**inline, **options)
+    if inline:
+        agent.name = name.strip()
+    return agent

@@ -28,6 +28,7 @@ class RandomSpymaster:
     """A valid random word from a small real vocabulary, and a number from 1 to 3."""
 
     name = "random"
+    minds = frozenset()  # thinks with no model (codebots.minds)
 
     def __init__(self, vocabulary_size: int = 2000, max_number: int = 3):
         self.vocabulary = clue_vocabulary(vocabulary_size)  # its 2,000 commonest
@@ -58,6 +59,7 @@ class RandomGuesser:
     """A random uncovered card; after a guess, stops with probability ``stop_probability``."""
 
     name = "random"
+    minds = frozenset()
     privileged = False
 
     def __init__(self, stop_probability: float = 0.3):
@@ -77,6 +79,7 @@ class OracleGuesser:
     """
 
     name = "oracle"
+    minds = frozenset()  # reads the key, no model
     privileged = True
 
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:

@@ -49,6 +49,7 @@ from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
 from codebots.engine.constants import UNLIMITED
 from codebots.errors import CodebotsError
 from codebots.lexicon import relation_matrix
+from codebots.minds import model_minds
 
 SCORE_BLOCK = 64  # games scored at once by the spymaster
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
@@ -82,6 +83,11 @@ class EmbeddingSpymaster:
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
+        # The minds it thinks with (codebots.minds): its models, and WordNet when it reads
+        # the lexicon.
+        self.minds = frozenset().union(*(model_minds(m) for m in self.models)) | (
+            {"wordnet"} if lexicon else frozenset()
+        )
         self.vocabulary = shared_vocabulary(("glove", *self.models), vocabulary_size)
         self.min_margin = min_margin
         self.min_target = min_target
@@ -286,7 +292,7 @@ class EmbeddingSpymaster:
         size = len(games)
         warning = np.full(size, -1, dtype=np.int64)  # (G,) the warning's clue id, -1: none
         begun = len(self._given_count) == len(view.active)  # begin() made their clue memory
-        if self.warnings and begun and _clues_are_free(view.variant):
+        if self.warnings and begun and clues_are_free(view.variant):
             warning = self._warnings(view, games)
         plain = np.flatnonzero(warning < 0)
         if len(plain) == size:
@@ -483,7 +489,7 @@ class EmbeddingSpymaster:
         return np.where(coverable.any(axis=1), choice, -1)
 
 
-def _clues_are_free(variant) -> bool:
+def clues_are_free(variant) -> bool:
     """Warnings are worth their clue only where nothing but the score counts clues: a
     single-team game with ``0`` clues allowed (in classic, Marvel co-op and Duet a clue spent
     is a turn for the other team, a virtual cover or a time token)."""

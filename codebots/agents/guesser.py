@@ -11,6 +11,8 @@ from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_voca
 from codebots.agents.views import ASSASSIN, OWN, GuesserView
 from codebots.engine.constants import STOP
 from codebots.lexicon import relation_matrix
+from codebots.minds import model_minds
+from codebots.morphology import compound_parts
 
 MAX_TARGETS = 9  # the most cards one clue may aim at
 MEMORY = 32  # clues a guesser (and a spymaster) remembers per game
@@ -66,6 +68,7 @@ class EmbeddingGuesser:
     ):
         self.model = model
         self.name = name or model
+        self.minds = model_minds(model) | ({"wordnet"} if lexicon_weight else frozenset())
         self.vocabulary = shared_vocabulary(("glove", model), vocabulary_size)
         self.threshold = threshold
         self.temperature = temperature
@@ -105,14 +108,19 @@ class EmbeddingGuesser:
         self._store(rows, np.array([slot]), vector, 0, side, np.array([number == 0]))
 
     def clue_vectors(self, table, words, known: np.ndarray | None = None) -> np.ndarray:
-        """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids)."""
+        """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids).
+
+        Any word a person or an agent of another mind may say has a vector: outside the
+        table it is embedded by the model, lower-cased; a word the model lacks is read by
+        its known compound parts (SEAHORSE: sea, horse), and one with none is a zero vector,
+        which ranks every card alike (the guesser knows nothing of it)."""
         known = _clue_ids(table, words) if known is None else known
         vectors = table.clue_vectors[np.clip(known, 0, None)]
         unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
-        if len(unknown):  # a clue outside the table: embed it (errors name a missing word)
+        if len(unknown):
             vectors = vectors.copy()
-            embedded = table.model.embed_words([words[i] for i in unknown])
-            vectors[unknown] = unit_rows(embedded - table.centre)  # as the table's vectors
+            for index in unknown:
+                vectors[index] = _outside_vector(table, words[index])
         return vectors
 
     def _related(self, view: GuesserView, clue_ids: np.ndarray) -> np.ndarray:
@@ -236,8 +244,31 @@ class EmbeddingGuesser:
 
 
 def _clue_ids(table, words) -> np.ndarray:
-    """``(B,)`` each word's id in the table's clue vocabulary, -1 if it is not there."""
-    return np.array([table.clue_index.get(word, -1) for word in words], dtype=np.int64)
+    """``(B,)`` each word's id in the table's clue vocabulary (any case), -1 if not there."""
+    index = table.clue_index
+    return np.array(
+        [index.get(word, index.get(word.strip().lower(), -1)) for word in words], dtype=np.int64
+    )
+
+
+def reads(table, word: str) -> bool:
+    """Whether the table's model has any meaning for ``word`` (else it is a zero vector)."""
+    if _clue_ids(table, [word])[0] >= 0:
+        return True
+    return bool(np.any(_outside_vector(table, word)))
+
+
+def _outside_vector(table, word: str) -> np.ndarray:
+    """``(d,)`` a clue word outside the table, as the table's vectors are (centred, unit)."""
+    model = table.model
+    pieces = []
+    for part in word.lower().split():  # a two-word clue (the London bonus) by its words
+        known = [part] if model.has(part) else compound_parts(part)
+        pieces.extend(piece for piece in known if model.has(piece))
+    if not pieces:
+        return np.zeros(table.clue_vectors.shape[1], dtype=np.float32)
+    embedded = model.embed_words(pieces).mean(axis=0, keepdims=True)
+    return unit_rows(embedded - table.centre)[0]
 
 
 def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:

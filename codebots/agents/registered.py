@@ -5,7 +5,8 @@ Importing this module registers them; ``codebots.agents`` does so.
 
 from __future__ import annotations
 
-from codebots.agents.base import make_agent, register
+from codebots.agents.base import make_agent, register, split_agent_name
+from codebots.agents.crossplay import crossplay_guesser, crossplay_spymaster
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 
@@ -15,7 +16,7 @@ EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
 def embedding_spymaster(name: str, need: str) -> EmbeddingSpymaster:
     """The registered embedding spymaster ``name``; a one-line error, saying what it was
     needed for (``need``), for any other spymaster."""
-    if name not in EMBEDDING_SPYMASTERS:
+    if split_agent_name(name)[0] not in EMBEDDING_SPYMASTERS:
         from codebots.errors import CodebotsError
 
         raise CodebotsError(
@@ -42,6 +43,8 @@ def _guesser(name: str, model: str, summary: str, **fixed) -> None:
 
 _spymaster("glove", ("glove",), "Margin clues from GloVe 6B 50d (the default).")
 _spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encodings.")
+_spymaster("mpnet", ("mpnet",), "Margin clues from all-mpnet-base-v2 word encodings.")
+_spymaster("wordnet", ("wordnet",), "Margin clues from word vectors trained on WordNet's glosses.")
 _spymaster(
     "robust",
     ("glove", "minilm"),
@@ -82,6 +85,8 @@ _spymaster(
 )
 _guesser("glove", "glove", "Touches the cards nearest the clue (GloVe), up to its number.")
 _guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to its number.")
+_guesser("mpnet", "mpnet", "Touches the cards nearest the clue (MPNet), up to its number.")
+_guesser("wordnet", "wordnet", "Touches the cards nearest the clue (WordNet gloss vectors).")
 # Guessers that also consult the lexicon: both sides then share it, so a pairing with a
 # lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
 LEXICON_GUESSER_WEIGHT = 2.0
@@ -103,3 +108,17 @@ _guesser(
     "GloVe nearest cards, number + 1 of them, no stopping rule (2019 competition bots).",
     stop_at_number=False,
 )
+
+# Cross-play agents (codebots.agents.crossplay): a committee of every panel mind but the
+# partner's, `crossplay[without=M]`; the plain name uses every mind (a person's partner).
+register(
+    "spymaster",
+    "crossplay",
+    "Clues every panel mind reads alike (crossplay[without=M]: all but mind M).",
+)(crossplay_spymaster)
+EMBEDDING_SPYMASTERS.append("crossplay")
+register(
+    "guesser",
+    "crossplay",
+    "The cards the panel minds put nearest the clue, pooled (crossplay[without=M]).",
+)(crossplay_guesser)

@@ -39,7 +39,10 @@ def evaluate(
     ] = None,
     pairs: Annotated[
         str | None,
-        typer.Option(help="Comma-separated spymaster:guesser pairs. [default: glove:glove]"),
+        typer.Option(
+            help="Comma-separated spymaster:guesser pairs; in Duet also seat0/seat1 (each seat "
+            "gives its own clues and guesses its partner's). [default: glove:glove]"
+        ),
     ] = None,
     games: Annotated[
         str | None, typer.Option(metavar="INT", help="Games per cell. [default: 1000]")

@@ -1,0 +1,131 @@
+"""Cross-play agents: built to play with a partner who shares no mind with them.
+
+A person is a stranger to every model, and so is an agent of another mind. The cross-play
+agents therefore never rely on one model's quirks: they think with a *committee* of every
+panel mind (:mod:`codebots.minds`) except the ones left out with ``without=`` (against a
+partner thinking with mind M, ``crossplay[without=M]``: built exactly as usual from the
+others, knowing nothing else of the partner).
+
+- The spymaster scores every clue under each mind of the committee and keeps the worst
+  margin: a clue must single out its targets for every mind. Where a ``0`` clue costs
+  nothing but a clue (single-team games) it also aims only at cards WordNet relates to the
+  clue (when WordNet is in the committee), keeps the assassin well down every mind's list
+  (at least eight other non-targets nearer the clue: a partner's misses land near it) and
+  opens with four warnings at it; in the time-limited games (Duet, Marvel co-op, classic)
+  the worst margin alone, since a careful clue costs turns there.
+- The guesser ranks cards by the mean of the committee's cosines (the concatenated unit
+  vectors of :class:`codebots.embeddings.CombinedEmbedding`).
+
+docs/cross-model-notes.md has the measurements behind each setting.
+"""
+
+from __future__ import annotations
+
+from codebots.agents.embedding import EmbeddingSpymaster, clues_are_free
+from codebots.agents.guesser import EmbeddingGuesser
+from codebots.errors import CodebotsError
+from codebots.minds import PANEL, check_minds
+
+# The committee's first mind supplies the candidate clues, the frequency prior and the
+# dictionary filter: the strongest left, in this order.
+PREFERENCE = ("mpnet", "minilm", "glove", "wordnet")
+OPTIONS = ("without",)
+
+
+def committee(without: str = "") -> tuple[str, ...]:
+    """The panel minds left when the minds (and their families) in ``without`` are left out;
+    ``without`` is a mind or ``+``-joined minds (``minilm+mpnet``)."""
+    left_out = check_minds(without.split("+")) if without else ()
+    families = {PANEL[mind].family for mind in left_out}
+    minds = tuple(
+        mind
+        for mind in (*PREFERENCE, *(m for m in PANEL if m not in PREFERENCE))
+        if PANEL[mind].family not in families
+    )
+    if not minds:
+        raise CodebotsError(
+            f"crossplay[without={without}] leaves no mind to think with; leave out fewer "
+            f"(the panel: {', '.join(PANEL)})"
+        )
+    return minds
+
+
+def _check(without: str = "") -> None:
+    committee(without)
+
+
+# Settings measured on seeds 1000 and up (docs/cross-model-notes.md, 300 games a partner).
+# Single-team games, where a 0 clue costs nothing but a clue: aim only at cards WordNet
+# relates to the clue (when WordNet is in the committee), a clear margin, the assassin far
+# down every mind's list, and four opening warnings at it.
+SINGLE_TEAM = {
+    "margin_weight": 1.0,
+    "min_margin": 0.5,
+    "assassin_below": 8,
+    "warnings": 4,
+    "last_agent_deadly": True,
+    "expert_clues": False,
+}
+# Duet, Marvel co-op and classic, where every clue costs time: the committee's worst margin
+# alone (a far assassin costs more turns than it saves there).
+TIMED: dict = {}
+
+
+class CrossplaySpymaster:
+    """The committee spymaster with the settings of the game at hand (see the module doc)."""
+
+    def __init__(self, without: str = "", **options):
+        minds = committee(without)
+        lexicon = {"lexicon": "wordnet" in minds}
+        self.models = minds
+        self.single = EmbeddingSpymaster(models=minds, **{**SINGLE_TEAM, **lexicon, **options})
+        self.timed = EmbeddingSpymaster(models=minds, **{**TIMED, **options})
+        self.minds = self.single.minds | self.timed.minds
+        self.vocabulary = self.single.vocabulary
+        self.name = "crossplay"
+
+    def _for(self, variant) -> EmbeddingSpymaster:
+        return self.single if clues_are_free(variant) else self.timed
+
+    @property
+    def partner(self):
+        return self.single.partner
+
+    @partner.setter
+    def partner(self, memory) -> None:
+        self.single.partner = self.timed.partner = memory
+
+    def begin(self, size: int) -> None:
+        self.single.begin(size)
+        self.timed.begin(size)
+
+    def remember(self, game: int, word: str, targets=(), number: int = 1) -> None:
+        self.single.remember(game, word, targets, number)
+        self.timed.remember(game, word, targets, number)
+
+    def tables(self, words):
+        return self.single.tables(words)
+
+    def clues(self, view, rng):
+        return self._for(view.variant).clues(view, rng)
+
+    def covers(self, view, rng):
+        return self.timed.covers(view, rng)
+
+    def top_clues(self, view, game: int = 0, k: int = 5) -> list[dict]:
+        return self._for(view.variant).top_clues(view, game, k)
+
+
+def crossplay_spymaster(without: str = "", **options) -> CrossplaySpymaster:
+    """The cross-play spymaster thinking with every panel mind but ``without``."""
+    return CrossplaySpymaster(without, **options)
+
+
+def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
+    """The cross-play guesser: the committee's mean cosine to the clue."""
+    return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
+
+
+for factory in (crossplay_spymaster, crossplay_guesser):
+    factory.name_options = OPTIONS
+    factory.check_options = _check

