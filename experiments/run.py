@@ -28,10 +28,29 @@ def run(config_path: Path) -> None:
     print(f"{grid.name}: {len(records)} games in {time.perf_counter() - start:.0f} s", flush=True)
 
 
+def crossplay(games: int = 1000, seed: int = 0) -> None:
+    """The cross-play matrix (codebots crossplay): crossplay.csv, .md and .png."""
+    from codebots import crossplay as matrix
+
+    start = time.perf_counter()
+    cells = matrix.crossplay_cells(games, seed)
+    records = run_grid(
+        [cell for cell, _ in cells],
+        RESULTS / "cells" / "crossplay",
+        workers=2,
+        progress=sys.stderr.isatty(),
+    )
+    table = matrix.crossplay_table(records, cells)
+    matrix.write_crossplay(table, matrix.agreement_matrix(table), RESULTS)
+    print(f"crossplay: {len(records)} games in {time.perf_counter() - start:.0f} s", flush=True)
+
+
 def main(argv: list[str]) -> int:
     configs = [Path(a) for a in argv] or sorted(HERE.glob("*.toml"))
     for config in configs:
         run(config)
+    if not argv:
+        crossplay()
     campaign = HERE / "mission_log.py"
     if not argv and campaign.exists():
         import runpy

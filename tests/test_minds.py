@@ -1,0 +1,184 @@
+"""The panel of minds, cross-play defined in code, Duet by seats, and the cross-play agents
+through every variant family."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from codebots.agents import GUESSERS, SPYMASTERS, make_agent
+from codebots.agents.crossplay import committee
+from codebots.arena import Seat, play
+from codebots.cli import app
+from codebots.errors import CodebotsError
+from codebots.evaluation import Cell, run_grid
+from codebots.minds import PANEL, families, is_cross, minds_of
+
+runner = CliRunner()
+# Plain agents of every panel mind but mpnet (its tables take minutes to build cold; its
+# loading is tested on its own).
+LIGHT = ("glove", "minilm", "wordnet")
+
+
+def test_every_agent_declares_its_minds():
+    assert minds_of(make_agent("spymaster", "glove")) == {"glove"}
+    assert minds_of(make_agent("spymaster", "glove-lexicon")) == {"glove", "wordnet"}
+    assert minds_of(make_agent("spymaster", "robust")) == {"glove", "minilm"}
+    assert minds_of(make_agent("guesser", "minilm-lexicon")) == {"minilm", "wordnet"}
+    assert minds_of(make_agent("guesser", "random")) == set()
+    assert minds_of(make_agent("guesser", "oracle")) == set()
+    for role, registry in (("spymaster", SPYMASTERS), ("guesser", GUESSERS)):
+        for name in registry:
+            if name == "crossplay":
+                continue
+            minds = minds_of(make_agent(role, name))
+            assert minds <= set(PANEL), (role, name, minds)
+
+
+def test_cross_is_true_only_where_the_agents_share_no_mind():
+    names = [n for n in SPYMASTERS if n in GUESSERS and n not in ("random", "crossplay")]
+    for spymaster, guesser in itertools.product(names, ["random", *names]):
+        spy, guess = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
+        shared = families(minds_of(spy)) & families(minds_of(guess))
+        assert is_cross(spy, guess) == (not shared), (spymaster, guesser)
+    assert not is_cross(make_agent("spymaster", "glove-lexicon"), make_agent("guesser", "wordnet"))
+    assert is_cross(make_agent("spymaster", "glove"), make_agent("guesser", "minilm"))
+
+
+def test_the_committee_leaves_out_the_partners_mind():
+    assert committee() == ("mpnet", "minilm", "glove", "wordnet")
+    assert committee("minilm") == ("mpnet", "glove", "wordnet")
+    assert committee("glove+wordnet") == ("mpnet", "minilm")
+    agent = make_agent("spymaster", "crossplay[without=glove]")
+    assert agent.name == "crossplay[without=glove]" and "glove" not in minds_of(agent)
+    assert is_cross(agent, make_agent("guesser", "glove"))
+    without_wordnet = make_agent("spymaster", "crossplay[without=wordnet]")
+    assert "wordnet" not in minds_of(without_wordnet)  # nor the lexicon
+    assert not without_wordnet.single.lexicon
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--spymaster", "crossplay[without=spock]"], "unknown mind 'spock'; the panel: glove"),
+        (
+            ["--spymaster", "crossplay[without=glove+minilm+mpnet+wordnet]"],
+            "leaves no mind to think with",
+        ),
+        (["--guesser", "crossplay[with=glove]"], "guesser 'crossplay' has no option 'with'"),
+        (["--guesser", "glove[without=minilm]"], "guesser 'glove' has no option 'without'"),
+        (["--spymaster", "crossplay[without=glove"], "options in brackets"),
+    ],
+)
+def test_bad_cross_play_agents_are_one_line_errors(arguments, message):
+    result = runner.invoke(app, ["simulate", "--games", "2", *arguments])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_a_seat_pairing_on_a_variant_without_seats_is_one_line():
+    result = runner.invoke(
+        app, ["evaluate", "--variant", "classic", "--pairs", "glove/minilm", "--games", "2"]
+    )
+    assert result.exit_code == 1
+    assert "pairs two seats, which only Duet and the missions have" in result.stderr
+    result = runner.invoke(
+        app, ["evaluate", "--variant", "duet", "--pairs", "glove/oracle", "--games", "2"]
+    )
+    assert result.exit_code == 1 and "unknown spymaster 'oracle'" in result.stderr
+    assert "a seat gives clues and guesses" in result.stderr
+
+
+def test_seats_give_their_own_clues_and_guess_the_others():
+    seats = [Seat(make_agent("spymaster", n), make_agent("guesser", n), n) for n in LIGHT[:2]]
+    log: list[dict] = []
+    records = play("duet", seats[0], seats[1], np.arange(40), turn_log=log)
+    assert records["seats"].all() and records["cross"].all()
+    assert set(records["spymaster"]) == {"glove"} and set(records["guesser"]) == {"minilm"}
+    for turn in log:
+        assert turn["guesser_seat"] == 1 - turn["giver_seat"]
+    by_game: dict[int, list[int]] = {}
+    for turn in log:
+        by_game.setdefault(turn["seed"], []).append(turn["giver_seat"])
+    assert all(set(givers) == {0, 1} for givers in by_game.values() if len(givers) > 2)
+    same = [Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove")]
+    same.append(Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove"))
+    records = play("duet", same[0], same[1], np.arange(100))
+    assert records["won"].mean() >= 0.99 and not records["cross"].any()  # a sanity check
+
+
+def test_a_seat_and_a_role_cannot_be_mixed():
+    seat = Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove")
+    with pytest.raises(CodebotsError, match="seat pairings are for Duet"):
+        play("duet", seat, make_agent("guesser", "glove"), np.arange(2))
+    with pytest.raises(CodebotsError, match="seat pairings are for Duet"):
+        play("classic", seat, seat, np.arange(2))
+
+
+@pytest.mark.slow
+def test_cross_pairs_through_every_variant_family_give_only_valid_clues(tmp_path):
+    # Every clue is judged by the clue checker as it is given (turn["valid"]).
+    # Committees that leave out mpnet too, so that no mpnet table is built here.
+    agent = "crossplay[without=mpnet+minilm]"
+    vocabulary = set(make_agent("spymaster", agent).vocabulary)
+    for variant in ("classic", "single-team-2019", "marvel-coop", "duet", "mission/gringotts"):
+        log: list[dict] = []
+        if variant in ("duet", "mission/gringotts"):
+            first = Seat(make_agent("spymaster", agent), make_agent("guesser", agent), agent)
+            second = Seat(make_agent("spymaster", "minilm"), make_agent("guesser", "minilm"), "m")
+        else:
+            first, second = make_agent("spymaster", agent), make_agent("guesser", "minilm")
+        records = play(variant, first, second, np.arange(30), turn_log=log)
+        assert records["cross"].all(), variant
+        for turn in log:
+            if turn.get("giver_seat", 0) == 0:  # the cross-play agent's clues
+                assert turn["valid"] and turn["clue"] in vocabulary, (variant, turn)
+        assert len(log) > 30
+
+
+def test_the_crossplay_matrix_reports_cross_default_and_agreement(tmp_path):
+    pytest.importorskip("sentence_transformers")
+    from codebots import crossplay as matrix
+
+    cells = matrix.crossplay_cells(
+        6, 1000, variants=("single-team-2019", "duet"), minds=("minilm",),
+        candidates=("crossplay[without=mpnet]",),
+    )  # fmt: skip
+    assert {info["role"] for _, info in cells} == {"spymaster", "guesser", "seat", "same-model"}
+    records = run_grid([cell for cell, _ in cells], tmp_path / "cells")
+    table = matrix.crossplay_table(records, cells)
+    assert list(table.columns[:8]) == [
+        "variant", "spymaster", "guesser", "seats", "cross", "default", "role", "mind",
+    ]  # fmt: skip
+    for column in ("win_rate", "win_low", "win_high", "assassin_rate", "clues_on_win"):
+        assert column in table
+    assert "first_guess_on_target" in table and "assassin_per_clue" in table
+    assert (table["cross"] == (table["role"] != "same-model")).all()
+    assert not table.loc[table["role"] == "same-model", "default"].any()
+    paths = matrix.write_crossplay(table, matrix.agreement_matrix(table), tmp_path / "out")
+    assert [p.name for p in paths] == ["crossplay.csv", "crossplay.md", "crossplay.png"]
+    assert paths[2].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_cell_of_seats_is_another_cell_than_the_roles():
+    roles, seats = (
+        Cell("duet", "glove", "minilm", 10),
+        Cell("duet", "glove", "minilm", 10, seats=True),
+    )
+    assert roles.id != seats.id and "glove~minilm" in seats.id
+    assert roles.id == Cell("duet", "glove", "minilm", 10).id  # older ids are kept
+
+
+@pytest.mark.slow
+def test_the_mpnet_mind_loads_offline_from_its_packages():
+    pytest.importorskip("sentence_transformers")
+    from codebots.embeddings import load_embedding
+
+    model = load_embedding("mpnet")
+    vectors = model.embed_words(["ocean", "sea", "piano"])
+    assert vectors.shape == (3, 768)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]  # a real model
