@@ -85,6 +85,18 @@ def agents() -> None:
 
 
 @app.command()
+def minds() -> None:
+    """List the panel of minds: every word model agents can think with, offline."""
+    from codebots.minds import PANEL
+
+    width = max(len(name) for name in PANEL)
+    for mind in PANEL.values():
+        extra = f", extra '{mind.extra}'" if mind.extra else ""
+        typer.echo(f"{mind.name:<{width}}  {mind.kind}: {mind.source}")
+        typer.echo(f"{'':<{width}}  {mind.package}{extra}; {mind.size}; {mind.licence}")
+
+
+@app.command()
 def simulate(
     variant: Annotated[
         str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")
