@@ -9,18 +9,21 @@ Rows (one evaluation cell each, seeds ``seed .. seed + games - 1``):
   person's clues) — on every team variant;
 - in Duet and the missions, the candidate and M as the two seats (each gives clues and
   guesses the other's);
-- every panel mind with itself (``cross`` false): a sanity check, never a headline.
+- every panel mind with itself (``cross`` false): a sanity check, never a headline;
+- on ``AGREEMENT_VARIANT``, every ordered pair of plain minds (role ``plain``): how close
+  the minds are to one another.
 
 Columns: the evaluation table's (``win_rate`` with its interval, ``assassin_rate``,
 ``clues_on_win``, ``mean_score``, ``first_guess_on_target``), ``cross``, ``default`` (rows of
 the default candidate, the one ``codebots play`` uses), ``role`` (what the candidate plays:
-spymaster, guesser, seat, or ``same-model``), ``mind`` (the partner's) and
+spymaster, guesser, seat; or ``same-model``, ``plain``), ``mind`` (the partner's) and
 ``assassin_per_clue``. The agreement matrix gives, for every ordered pair of minds, how often
 the guesser's first guess for the spymaster's clue was an intended target.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -70,7 +73,8 @@ def crossplay_cells(
                 agent = left_out(candidate, mind)
                 about = {"mind": mind, "candidate": candidate}
                 if seats:
-                    cells.append((Cell(variant, agent, mind, games, seed, seats=True), about))
+                    cell = Cell(variant, agent, mind, games, seed, seats=True)
+                    cells.append((cell, {**about, "role": "seat"}))
                     continue
                 cells.append(
                     (Cell(variant, agent, mind, games, seed), {**about, "role": "spymaster"})
@@ -79,16 +83,12 @@ def crossplay_cells(
                     (Cell(variant, mind, agent, games, seed), {**about, "role": "guesser"})
                 )
         for mind in minds:
-            cells.append(
-                (
-                    Cell(variant, mind, mind, games, seed, seats=seats),
-                    {"mind": mind, "candidate": ""},
-                )
-            )
-    for cell, about in cells:
-        about.setdefault("role", "seat" if cell.seats else "same-model")
-        if not about["candidate"]:
-            about["role"] = "same-model"
+            cell = Cell(variant, mind, mind, games, seed, seats=seats)
+            cells.append((cell, {"mind": mind, "candidate": "", "role": "same-model"}))
+        if variant == AGREEMENT_VARIANT:  # every ordered pair of plain minds: how close
+            for giver, reader in itertools.permutations(minds, 2):
+                cell = Cell(variant, giver, reader, games, seed)
+                cells.append((cell, {"mind": reader, "candidate": "", "role": "plain"}))
     return cells
 
 
@@ -153,7 +153,8 @@ def heatmap(table: pd.DataFrame, path: os.PathLike) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    shown = table.assign(row=table["role"] + " / " + table["mind"])
+    shown = table[table["role"] != "plain"]  # those are the agreement matrix
+    shown = shown.assign(row=shown["role"] + " / " + shown["mind"])
     grid = shown.pivot_table(index="row", columns="variant", values="win_rate", aggfunc="first")
     grid = grid.reindex(columns=[v for v in VARIANTS if v in grid.columns])
     figure, axis = plt.subplots(figsize=(1.6 * len(grid.columns) + 3, 0.32 * len(grid) + 1.5))

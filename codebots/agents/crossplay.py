@@ -21,7 +21,7 @@ docs/cross-model-notes.md has the measurements behind each setting.
 
 from __future__ import annotations
 
-from codebots.agents.embedding import EmbeddingSpymaster, clues_are_free
+from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 from codebots.errors import CodebotsError
 from codebots.minds import PANEL, check_minds
@@ -55,9 +55,9 @@ def _check(without: str = "") -> None:
 
 
 # Settings measured on seeds 1000 and up (docs/cross-model-notes.md, 300 games a partner).
-# Single-team games, where a 0 clue costs nothing but a clue: aim only at cards WordNet
-# relates to the clue (when WordNet is in the committee), a clear margin, the assassin far
-# down every mind's list, and four opening warnings at it.
+# Single-team games, where nothing but clues is counted: aim only at cards WordNet relates
+# to the clue (when WordNet is in the committee), a clear margin, the assassin far down
+# every mind's list, and (where 0 clues are allowed) four opening warnings at it.
 SINGLE_TEAM = {
     "margin_weight": 1.0,
     "min_margin": 0.5,
@@ -85,7 +85,9 @@ class CrossplaySpymaster:
         self.name = "crossplay"
 
     def _for(self, variant) -> EmbeddingSpymaster:
-        return self.single if clues_are_free(variant) else self.timed
+        """Single-team games count only clues; the rest are played against the clock."""
+        untimed = variant.family == "team" and variant.opponent == "none"
+        return self.single if untimed else self.timed
 
     @property
     def partner(self):
