@@ -48,9 +48,19 @@ def _warm_worker(variant: str, seeds: np.ndarray, agents: tuple[str, str]) -> No
 
     warnings.filterwarnings("ignore")
     global _AGENTS
-    _AGENTS = (make_agent("spymaster", agents[0]), make_agent("guesser", agents[1]))
+    if agents[2:] == ("seats",):  # two Duet players, each both roles
+        from codebots.arena import Seat
+
+        _AGENTS = tuple(
+            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
+            for name in agents[:2]
+        )
+        vocabulary = _AGENTS[0].spymaster.vocabulary
+    else:
+        _AGENTS = (make_agent("spymaster", agents[0]), make_agent("guesser", agents[1]))
+        vocabulary = _AGENTS[0].vocabulary
     spec = get_variant(variant)
-    checker_for(load_pool(spec.pool).words).word_ids(_AGENTS[0].vocabulary)
+    checker_for(load_pool(spec.pool).words).word_ids(vocabulary)
     deal(spec, seeds)
     play(variant, *_AGENTS, seeds[:8])  # builds the agents' tables
 
@@ -65,7 +75,7 @@ def _timed_play(args: tuple[str, np.ndarray]) -> float:
 
 
 def engine_throughput(
-    variant: str, games: int, workers: int = 2, agents: tuple[str, str] = ("random", "oracle")
+    variant: str, games: int, workers: int = 2, agents: tuple[str, ...] = ("random", "oracle")
 ) -> float:
     """Games per second over ``workers`` processes, each playing its share of the seeds."""
     shares = np.array_split(np.arange(games), workers)
@@ -241,12 +251,16 @@ def agent_figures(figures: dict, args) -> None:
         f"{seconds:.2f} s",
         "cold: vectors, 50,000-word vocabulary, similarity and forbid tables",
     )
-    for spymaster, guesser, what in (
-        ("glove", "glove", "GloVe spymaster + GloVe guesser"),
-        ("glove-lexicon", "minilm", "lexicon GloVe spymaster + MiniLM guesser"),
+    cross = "crossplay[without=minilm]"
+    for variant, agents, what in (
+        ("single-team-2019", ("glove", "glove"), "GloVe spymaster + GloVe guesser"),
+        ("single-team-2019", ("glove-lexicon", "minilm"), "lexicon GloVe + MiniLM guesser"),
+        ("single-team-2019", (cross, "minilm"), "cross-play committee + MiniLM guesser"),
+        ("duet", (cross, "minilm", "seats"), "cross-play seat + MiniLM seat"),
     ):
-        rate = engine_throughput("single-team-2019", args.agent_games, agents=(spymaster, guesser))
-        name = f"agents/{spymaster}:{guesser}/single-team-2019/games_per_s"
+        rate = engine_throughput(variant, args.agent_games, agents=agents)
+        joint = "/" if agents[2:] == ("seats",) else ":"
+        name = f"agents/{agents[0]}{joint}{agents[1]}/{variant}/games_per_s"
         figures[name] = {"value": round(rate, 1), "unit": "games/s"}
         report(name, f"{rate:,.0f} games/s", f"{what}, warm cache, 2 cores")
     seconds = cell_seconds()

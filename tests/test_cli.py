@@ -129,8 +129,8 @@ def test_every_documented_command_names_registered_variants_and_agents():
     import re
     import shlex
 
-    from codebots.agents import GUESSERS, SPYMASTERS
-    from codebots.evaluation import parse_pairs
+    from codebots.agents.base import check_agent
+    from codebots.evaluation import parse_pairs, split_pair
     from codebots.variants import get_variant, split_labels
 
     commands = documented_commands()
@@ -141,8 +141,13 @@ def test_every_documented_command_names_registered_variants_and_agents():
         for label in split_labels(options.get("--variant", "single-team-2019")):
             get_variant(label)
         pairs = parse_pairs(options["--pairs"].split(",")) if "--pairs" in options else ()
-        spymasters = [p.split(":")[0] for p in pairs] + [options.get("--spymaster", "random")]
-        guessers = [p.split(":")[1] for p in pairs] + [options.get("--guesser", "random")]
-        assert set(spymasters) <= set(SPYMASTERS), command
-        assert set(guessers) <= set(GUESSERS), command
+        spymasters, guessers = [options.get("--spymaster", "random")], []
+        guessers.append(options.get("--guesser", "random"))
+        for first, second, seats in map(split_pair, pairs):
+            spymasters += [first, second] if seats else [first]
+            guessers += [first, second] if seats else [second]
+        for name in spymasters:
+            check_agent("spymaster", name)  # an unknown name fails the test
+        for name in guessers:
+            check_agent("guesser", name)
         assert re.fullmatch(r"\d+", options.get("--games", "1")), command
