@@ -119,8 +119,17 @@ class EmbeddingGuesser:
         unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
         if len(unknown):
             vectors = vectors.copy()
-            for index in unknown:
-                vectors[index] = _outside_vector(table, words[index])
+            outside = [" ".join(words[i].lower().split()) for i in unknown]
+            # The words the model has, embedded in one batch (a sentence model's call is
+            # the expensive part); the rest by their parts.
+            whole = [word for word in dict.fromkeys(outside) if table.model.has(word)]
+            embedded = table.model.embed_words(whole) if whole else None
+            row = {word: i for i, word in enumerate(whole)}
+            for index, word in zip(unknown, outside):
+                if word in row:
+                    vectors[index] = unit_rows(embedded[row[word]] - table.centre)
+                else:
+                    vectors[index] = _outside_vector(table, word)
         return vectors
 
     def _related(self, view: GuesserView, clue_ids: np.ndarray) -> np.ndarray:
