@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from codebots.agents import duet_reader
+from codebots.agents.duet_reader import weights_without
 from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary, unit_rows
 from codebots.agents.views import ASSASSIN, OWN, GuesserView
 from codebots.engine.constants import STOP
@@ -46,6 +48,9 @@ class EmbeddingGuesser:
     (the 2019 competition bots). ``lexicon_weight`` adds that many z units to the cards
     WordNet relates to the clue (``codebots.lexicon``): common ground with a spymaster of
     another mind, at a small cost with one of its own (docs/cross-model-notes.md).
+    ``duet_reader`` (the left-out minds of a fitted fold, :mod:`codebots.agents.duet_reader`)
+    replaces the Duet choice by probabilities: the card with the best ``p_green -
+    duet_caution * p_assassin``, going on while that is at least ``duet_threshold``.
     """
 
     privileged = False
@@ -65,6 +70,9 @@ class EmbeddingGuesser:
         lexicon_weight: float = 0.0,  # z units for cards WordNet relates to the clue
         warning_weight: float = 1.0,  # z off per z above warning_floor for each earlier "0" clue
         warning_floor: float = 1.0,
+        duet_reader: tuple[str, ...] | None = None,  # Duet: the reader fitted without these
+        duet_caution: float = 1.0,  # Duet reader: p_green - caution * p_assassin
+        duet_threshold: float = 0.2,  # Duet reader: go on while the value is at least this
     ):
         self.model = model
         self.name = name or model
@@ -80,6 +88,9 @@ class EmbeddingGuesser:
         self.lexicon_weight = lexicon_weight
         self.warning_weight = warning_weight
         self.warning_floor = warning_floor
+        self.duet_reader = None if duet_reader is None else weights_without(tuple(duet_reader))
+        self.duet_caution = duet_caution
+        self.duet_threshold = duet_threshold
         self.begin(0)
 
     def begin(self, size: int) -> None:
@@ -224,6 +235,8 @@ class EmbeddingGuesser:
             # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
             # the giver's assassin one time in three, any other card one time in 9 to 13.
             combined = combined - self.own_assassin_caution * (view.own_key == ASSASSIN)
+        if self.duet_reader is not None and view.own_key is not None:
+            return self._read_duet(view, current, old, candidates)
         combined = np.where(candidates, combined, -np.inf)
         best = combined.argmax(axis=1)
         leftover = np.where(candidates, old, -np.inf)
@@ -250,6 +263,40 @@ class EmbeddingGuesser:
         self._last_card = np.where(view.active & ~stop, choice, -1)
         self._last_slot = np.where(from_old, slot_of_old.argmax(axis=1), self._current)
         return np.where(stop, STOP, choice)
+
+    def _read_duet(self, view: GuesserView, current, old, candidates) -> np.ndarray:
+        """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
+        features, rank, sudden = self._duet_features(view, current, old, candidates)
+        p_green, p_assassin = duet_reader.probabilities(features, self.duet_reader)
+        choice = duet_reader.choose(
+            p_green,
+            p_assassin,
+            candidates,
+            rank,
+            view.can_stop,
+            sudden,
+            self.duet_caution,
+            self.duet_threshold,
+        )
+        self._last_card = np.where(view.active & (choice >= 0), choice, -1)
+        self._last_slot = self._current.copy()
+        return choice
+
+    def _duet_features(self, view: GuesserView, current, old, candidates):
+        """``(features (B, 25, F), rank (B, 25), sudden (B,))`` of the Duet reader; in sudden
+        death, with no clue in play, a card's evidence is its best z for an earlier open
+        clue of the giver."""
+        sudden = view.sudden_death
+        if sudden is None:  # a view built by hand without the flag: no sudden death
+            sudden = np.zeros(len(view.active), dtype=bool)
+        z = np.where(sudden[:, None] & np.isfinite(old), old, current)
+        prior_green, prior_assassin = duet_reader.key_prior(
+            view.own_key, view.revealed, view.known_wrong
+        )
+        features, rank = duet_reader.card_features(
+            z, candidates, prior_green, prior_assassin, view.clue_number, view.guesses_made
+        )
+        return features, rank, sudden
 
 
 def _clue_ids(table, words) -> np.ndarray:

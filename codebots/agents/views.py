@@ -76,6 +76,8 @@ class GuesserView:
     # Duet: the guesser's own side of the key (it holds that card face up), ASSASSIN/BYSTANDER/
     # OWN = green for the guesser's partner to find; None in team games.
     own_key: np.ndarray | None = None
+    # Duet: (B,) bool, the game is in sudden death (no clue: any miss loses); None elsewhere.
+    sudden_death: np.ndarray | None = None
 
 
 def relative_identity(key: np.ndarray, team: np.ndarray) -> np.ndarray:
@@ -172,6 +174,7 @@ def guesser_view(
         side=(judge if duet else state.team).astype(np.int8),
         secret=judging_identity(state) if privileged else None,
         own_key=guesser_key(state, judge),
+        sudden_death=(state.phase == SUDDEN_DEATH) if duet else None,
     )
 
 
