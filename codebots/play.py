@@ -47,6 +47,9 @@ from codebots.variants import get_variant
 from codebots.vocab import load_pool
 
 ROLES = ("guesser", "spymaster", "team")  # team: people in both red seats
+# The AI partner of a person: a person is a stranger to every model, so the cross-play
+# agents thinking with every panel mind (codebots.agents.crossplay).
+DEFAULT_AI = "crossplay"
 PHASE_MOVES = {CLUE: "clue", GUESS: "guess", SUDDEN_DEATH: "guess", COVER: "cover"}
 
 
@@ -289,6 +292,7 @@ class Session:
                 "valid": valid,
                 "targets": targets,
                 "margin": self._margin(view, word, number),
+                "minds": self._agreeing(view, word, clues.targets[0] if clues.targets else ()),
             }
         elif phase in (GUESS, SUDDEN_DEATH):
             view = guesser_view(
@@ -330,6 +334,12 @@ class Session:
             if row["clue"] == word:
                 return round(row["margin"], 3)
         return None
+
+    def _agreeing(self, view, word: str, targets) -> list[str]:
+        """The AI spymaster's minds for which the clue singles out its targets."""
+        if not hasattr(self.spymaster, "agreeing_minds"):
+            return []
+        return self.spymaster.agreeing_minds(view, 0, word, targets)
 
     def _runner_up(self, view, card: int) -> list[str]:
         """The guesser's next choices after ``card`` (embedding guessers), for explanations."""
@@ -480,7 +490,9 @@ class Session:
                 meant = ", ".join(event.get("targets", []))
                 if number == 0:  # a warning: its word points at cards to avoid
                     meant = f"{meant}, away from the word's cards" if meant else "a warning"
-                lines.append(f"clue {event['word']} {number}: meant {meant or '?'}{margin}")
+                minds = event.get("minds")
+                agreed = "" if minds is None else f"; minds agreeing: {', '.join(minds) or 'none'}"
+                lines.append(f"clue {event['word']} {number}: meant {meant or '?'}{margin}{agreed}")
             elif event["type"] == "guess" and event["card"] >= 0:
                 runner = ", ".join(event.get("runner_up", [])) or "-"
                 lines.append(

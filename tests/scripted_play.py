@@ -8,6 +8,10 @@ import numpy as np
 from codebots.play import Session
 from codebots.validity import checker_for
 
+# The scripted games are traced with the GloVe agents (fast and exact); the play default,
+# the cross-play agents, has a test of its own (tests/test_play.py).
+GLOVE_AI = ["--spymaster", "glove", "--guesser", "glove"]
+
 
 def choose(session: Session, move: str, win: bool) -> str:
     """What a scripted person types: a perfect partner (win) or one who aims at an
@@ -81,7 +85,7 @@ def quit_halfway(runner, app, variant: str, seed: int, inputs: list[str], record
     half = len(inputs) // 2
     result = runner.invoke(
         app,
-        ["play", "--variant", variant, "--seed", str(seed), "--save", str(record)],
+        ["play", "--variant", variant, "--seed", str(seed), "--save", str(record), *GLOVE_AI],
         input="\n".join(inputs[:half]) + "\nquit\n",
     )
     assert result.exit_code == 0, result.output

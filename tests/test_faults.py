@@ -460,7 +460,7 @@ def test_a_cut_off_last_line_resumes_from_the_last_whole_move(tmp_path):
 )
 def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     pexpect = pytest.importorskip("pexpect")
-    from scripted_play import find_seed
+    from scripted_play import GLOVE_AI, find_seed
 
     from codebots.play import Session
 
@@ -469,7 +469,8 @@ def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     rng = np.random.default_rng(len(stop + when))
     point = int(rng.integers(1, len(inputs) - 1))
     child = _spawn_play(
-        pexpect, "--variant", "single-team-2019", "--seed", str(seed), "--save", str(record)
+        pexpect, "--variant", "single-team-2019", "--seed", str(seed), "--save", str(record),
+        *GLOVE_AI,
     )
     for text in inputs[:point]:
         child.expect("your guess> ")

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from scripted_play import expected_text, find_seed, quit_halfway, script
+from scripted_play import GLOVE_AI, expected_text, find_seed, quit_halfway, script
 from typer.testing import CliRunner
 
 from codebots.cli import app
@@ -39,7 +39,7 @@ def test_scripted_games_through_the_cli(tmp_path, variant, role, win):
     result = runner.invoke(
         app,
         ["play", "--variant", variant, *seat(variant, role), "--seed", str(seed)]
-        + ["--save", str(record)],
+        + ["--save", str(record), *GLOVE_AI],
         input="\n".join(inputs) + "\n",
     )
     assert result.exit_code == 0, result.output
@@ -128,6 +128,7 @@ def spawn_play(pexpect, seed, record):
         "-m",
         "codebots",
         "play",
+        *GLOVE_AI,
         "--variant",
         "single-team-2019",
         "--seed",
@@ -188,6 +189,7 @@ def test_a_human_team_against_the_ai_team(tmp_path):
         app,
         [
             "play",
+            *GLOVE_AI,
             "--variant",
             "classic",
             "--role",
@@ -214,6 +216,7 @@ def test_the_mission_log_campaign_inside_play(tmp_path):
         app,
         [
             "play",
+            *GLOVE_AI,
             "--campaign",
             str(progress_file),
             "--seed",
@@ -244,3 +247,36 @@ def test_the_mission_log_campaign_inside_play(tmp_path):
         assert bad.exit_code == 1 and message in bad.output, bad.output
     assert progress.record(mission, ["sudden_death_forgiveness"], True, "x.jsonl") is None
     assert CampaignProgress.load(progress_file).spent == ["sudden_death_forgiveness"]
+
+
+def test_the_ai_partner_of_a_person_is_the_crossplay_agent(tmp_path):
+    pytest.importorskip("sentence_transformers")
+    from codebots.agents.crossplay import committee
+    from codebots.agents.views import spymaster_view
+
+    record = tmp_path / "g.jsonl"
+    result = runner.invoke(
+        app,
+        ["play", "--variant", "single-team-2019[zero_clues=false]", "--seed", "5"]
+        + ["--save", str(record)],
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "the AI: spymaster crossplay, guesser crossplay (thinking with" in result.output
+    header = json.loads(record.read_text().splitlines()[0])
+    assert (header["spymaster"], header["guesser"]) == ("crossplay", "crossplay")
+    clue = json.loads(record.read_text().splitlines()[1])
+    assert clue["by"] == "ai" and clue["minds"]
+    # Each mind named singles out the clue's targets: every target above every other card.
+    session = Session.load(record)
+    session.state = session.game.reset(session.state.seed)  # the board the clue was given on
+    view = spymaster_view(session.spec, session.words, session.state, np.ones(1, bool))
+    spymaster = session.spymaster.single
+    targets = [session.words.index(w) for w in clue["targets"]]
+    positions = [int(np.flatnonzero(view.cards[0] == t)[0]) for t in targets]
+    for model, table in zip(spymaster.models, spymaster.tables(session.words)):
+        z = table.zsims[view.cards[0], spymaster._clue_ids()[clue["word"]]]
+        others = np.delete(z, positions)
+        assert (model in clue["minds"]) == bool(z[positions].min() > others.max())
+    assert set(clue["minds"]) <= set(committee())
+    assert any("minds agreeing:" in line for line in session.explanations())

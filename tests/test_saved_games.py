@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from scripted_play import find_seed
+from scripted_play import GLOVE_AI, find_seed
 from typer.testing import CliRunner
 
 from codebots.campaign_progress import CampaignProgress
@@ -70,7 +70,7 @@ def test_a_game_without_seed_gets_a_fresh_one_that_its_record_keeps(tmp_path):
 
 def _campaign_game(progress_file, record, inputs, *extra):
     return cli(
-        ["play", "--campaign", str(progress_file), "--save", str(record), *extra],
+        ["play", "--campaign", str(progress_file), "--save", str(record), *extra, *GLOVE_AI],
         "\n".join(inputs) + "\n",
     )
 

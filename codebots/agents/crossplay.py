@@ -117,6 +117,9 @@ class CrossplaySpymaster:
     def top_clues(self, view, game: int = 0, k: int = 5) -> list[dict]:
         return self._for(view.variant).top_clues(view, game, k)
 
+    def agreeing_minds(self, view, game: int, word: str, targets) -> list[str]:
+        return self._for(view.variant).agreeing_minds(view, game, word, targets)
+
 
 def crossplay_spymaster(without: str = "", **options) -> CrossplaySpymaster:
     """The cross-play spymaster thinking with every panel mind but ``without``."""

@@ -474,6 +474,25 @@ class EmbeddingSpymaster:
                 break
         return rows
 
+    def agreeing_minds(self, view: SpymasterView, game: int, word: str, targets) -> list[str]:
+        """The models (for the cross-play spymaster: the minds) of this spymaster for which
+        ``word`` singles out its intended ``targets`` (board positions) in game ``game``:
+        every target nearer the clue than every other visible card. For explanations."""
+        clue_id = self._clue_ids().get(word.lower(), -1)
+        targets = list(targets)
+        if clue_id < 0 or not targets:
+            return []
+        cards, visible = view.cards[game], view.visible[game]  # (25,)
+        others = visible.copy()
+        others[targets] = False
+        agreeing = []
+        for model, table in zip(self.models, self.tables(view.words)):
+            sims = table.zsims[cards, clue_id]  # (25,)
+            nearest_other = sims[others].max() if others.any() else -np.inf
+            if sims[targets].min() > nearest_other:
+                agreeing.append(model)
+        return agreeing
+
     def covers(self, view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
         """Cover the covering team's agent most similar to the other side's remaining
         agents: the card most likely to be mistaken for one of ours (Marvel virtual turn)."""

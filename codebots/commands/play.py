@@ -39,9 +39,11 @@ def play(
         typer.Option(metavar="INT", help="Board seed. [default: a fresh random seed]"),
     ] = None,
     spymaster: Annotated[
-        str | None, typer.Option(help="The AI spymaster. [default: glove]")
+        str | None, typer.Option(help="The AI spymaster. [default: crossplay]")
     ] = None,
-    guesser: Annotated[str | None, typer.Option(help="The AI guesser. [default: glove]")] = None,
+    guesser: Annotated[
+        str | None, typer.Option(help="The AI guesser. [default: crossplay]")
+    ] = None,
     save: Annotated[
         str | None,
         typer.Option(
@@ -146,7 +148,7 @@ def _open_session(resume: str | None, given: dict):
     """The game to play: a resumed one, or a new one whose record is created now. ``given``:
     the options the person typed (an option that would be ignored is an error)."""
     from codebots.game_record import fresh_record_path
-    from codebots.play import Session, new_seed
+    from codebots.play import DEFAULT_AI, Session, new_seed
     from codebots.variants import get_variant
 
     if resume:
@@ -186,15 +188,33 @@ def _open_session(resume: str | None, given: dict):
         variant,
         number,
         given.get("--role", "guesser"),
-        given.get("--spymaster", "glove"),
-        given.get("--guesser", "glove"),
+        given.get("--spymaster", DEFAULT_AI),
+        given.get("--guesser", DEFAULT_AI),
         path,
         bool(given.get("--penalties")),
         campaign=plan,
     )
     session.start()
     typer.echo(f"recording to {path} (seed {number})")
+    typer.echo(partner_line(session.spymaster_name, session.guesser_name))
     return session
+
+
+def partner_line(spymaster: str, guesser: str) -> str:
+    """Who the AI is, and the wait for its models the first time."""
+    from codebots.agents.base import split_agent_name
+    from codebots.agents.crossplay import committee
+
+    names = {spymaster, guesser}
+    line = f"the AI: spymaster {spymaster}, guesser {guesser}"
+    crossplay = [split_agent_name(n) for n in names if split_agent_name(n)[0] == "crossplay"]
+    if crossplay:
+        minds = ", ".join(committee(crossplay[0][1].get("without", "")))
+        line += (
+            f" (thinking with {minds}; the first game on a machine builds their tables, a few"
+            " minutes; --spymaster glove --guesser glove starts in seconds)"
+        )
+    return line
 
 
 def saved_line(session) -> str:
