@@ -187,11 +187,22 @@ def test_campaign_command_prints_the_tables_and_writes_files(tmp_path):
     assert len(saved) == 25 and (tmp_path / "mission_table.md").read_text().startswith("| var")
 
 
+def test_campaign_command_plays_two_seats():
+    args = ["campaign", "--pair", "random/glove", "--games", "3", "--campaigns", "0"]
+    result = CliRunner().invoke(cli_app(), args)
+    assert result.exit_code == 0, result.output
+    assert "Mission log, random/glove, 3 games per mission" in result.output
+    assert "| mission/battle-of-the-atrium | Battle of the Atrium |" in result.output
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["--spymaster", "nobody"], "error: unknown spymaster 'nobody'"),
         (["--games", "many"], "error: --games must be an integer, got 'many'"),
+        (["--pair", "glove/nobody"], "error: unknown spymaster 'nobody'"),
+        (["--pair", "glove/minilm", "--spymaster", "random"], "error: give --pair or"),
+        (["--pair", "glove"], "error: pair 'glove' must be spymaster:guesser"),
     ],
 )
 def test_campaign_command_errors_are_one_line(args, message):

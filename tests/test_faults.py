@@ -469,7 +469,13 @@ def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     rng = np.random.default_rng(len(stop + when))
     point = int(rng.integers(1, len(inputs) - 1))
     child = _spawn_play(
-        pexpect, "--variant", "single-team-2019", "--seed", str(seed), "--save", str(record),
+        pexpect,
+        "--variant",
+        "single-team-2019",
+        "--seed",
+        str(seed),
+        "--save",
+        str(record),
         *GLOVE_AI,
     )
     for text in inputs[:point]:

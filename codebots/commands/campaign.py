@@ -15,6 +15,13 @@ def register(app: typer.Typer) -> None:
 def campaign(
     spymaster: Annotated[str, typer.Option(help="Registered spymaster name.")] = "glove",
     guesser: Annotated[str, typer.Option(help="Registered guesser name.")] = "glove",
+    pair: Annotated[
+        str | None,
+        typer.Option(
+            help="Instead of --spymaster/--guesser: 'A:B' (roles) or 'A/B' (two seats, each "
+            "giving its own clues and guessing the other's)."
+        ),
+    ] = None,
     games: Annotated[str, typer.Option(metavar="INT", help="Games per mission.")] = "200",
     seed: Annotated[
         str, typer.Option(metavar="INT", help="First board seed of the mission table.")
@@ -51,7 +58,6 @@ def campaign(
     try:
         from pathlib import Path
 
-        from codebots.agents import make_agent
         from codebots.campaign import (
             POLICIES,
             SEED_STRIDE,
@@ -78,11 +84,11 @@ def campaign(
             )
         if out_dir:
             check_output_folder("--out-dir", out_dir, ("mission_table.csv", "mission_table.md"))
-        spy, guess = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
+        spy, guess, label = _pairing(pair, spymaster, guesser)
         records = play_missions(spy, guess, n_games, first_seed, progress=progress_wanted())
         table = summarize_missions(records)
         typer.echo(
-            f"Mission log, {spymaster}:{guesser}, {n_games} games per mission "
+            f"Mission log, {label}, {n_games} games per mission "
             f"(seeds {first_seed}..{first_seed + n_games - 1})\n"
         )
         typer.echo(to_markdown(table))
@@ -129,3 +135,27 @@ def campaign(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
+
+
+def _pairing(pair: str | None, spymaster: str, guesser: str):
+    """``(spymaster or seat 0, guesser or seat 1, label)`` from ``--pair`` or the two names."""
+    from codebots.agents import make_agent
+    from codebots.arena import Seat
+    from codebots.errors import CodebotsError
+    from codebots.evaluation import split_pair
+
+    if pair is None:
+        return (
+            make_agent("spymaster", spymaster),
+            make_agent("guesser", guesser),
+            (f"{spymaster}:{guesser}"),
+        )
+    if (spymaster, guesser) != ("glove", "glove"):
+        raise CodebotsError("give --pair or --spymaster/--guesser, not both")
+    first, second, seats = split_pair(pair)
+    if not seats:
+        return make_agent("spymaster", first), make_agent("guesser", second), pair
+    return (
+        *(Seat(make_agent("spymaster", n), make_agent("guesser", n), n) for n in (first, second)),
+        pair,
+    )
