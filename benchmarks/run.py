@@ -272,6 +272,25 @@ def agent_figures(figures: dict, args) -> None:
     )
 
 
+def cold_first_use_seconds() -> float:
+    """Cold first use of the default agents (``crossplay``, the AI partner of ``codebots
+    play``): a fresh interpreter and an empty cache, so every model cache (the MPNet model
+    unpacked from its packages) and every table (similarities, MiniLM and MPNet encodings,
+    WordNet derivations and gloss vectors, forbid tables) is built, up to the first result
+    of one single-team-2019 game. Its progress bars are shown as they run."""
+    import os
+    import subprocess
+    import tempfile
+
+    command = [sys.executable, "-m", "codebots", "evaluate", "--variant", "single-team-2019"]
+    command += ["--pairs", "crossplay:crossplay", "--games", "1"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "CODEBOTS_CACHE": cache}
+        start = time.perf_counter()
+        subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
 def cell_seconds(games: int = 10_000) -> float:
     """Wall time of ``codebots evaluate`` for one GloVe-pair single-team-2019 cell of
     ``games`` games, start-up included (warm on-disk caches)."""
@@ -312,8 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        default="engine,validity,agents",
-        help="comma-separated sections: engine, validity, agents",
+        default="engine,validity,agents,cold",
+        help="comma-separated sections: engine, validity, agents, cold (the default agents'"
+        " cold first use with an empty cache: several minutes)",
     )
     args = parser.parse_args(argv)
     sections = set(args.only.split(","))
@@ -338,6 +358,11 @@ def main(argv: list[str] | None = None) -> int:
         validity_figures(figures, args)
     if "agents" in sections:
         agent_figures(figures, args)
+    if "cold" in sections:
+        seconds = cold_first_use_seconds()
+        name = "agents/crossplay_cold_first_use/s"
+        figures[name] = {"value": round(seconds, 1), "unit": "s"}
+        report(name, f"{seconds:.0f} s", "default agents, empty cache, to the first result")
     write_results(figures)
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0

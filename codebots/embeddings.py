@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,7 +32,7 @@ import numpy as np
 
 from codebots import model_files
 from codebots.cache import cached
-from codebots.errors import CodebotsError
+from codebots.errors import CodebotsError, note
 from codebots.morphology import compound_parts, words_of
 from codebots.word_vectors import WordVectors, normalize
 
@@ -142,12 +143,18 @@ class SentenceEmbedding(Embedding):
 
     def _encode_cached(self, texts: tuple[str, ...]) -> np.ndarray:
         def encode() -> dict[str, np.ndarray]:
+            large = len(texts) > 5000
+            if large:  # minutes on 2 cores: say so (with a bar on a terminal)
+                note(f"encoding {len(texts):,} words with {self.name} (once, cached)")
+            start = time.perf_counter()
             vectors = self.model.encode(
                 list(texts),
                 batch_size=SENTENCE_BATCH,
                 convert_to_numpy=True,
-                show_progress_bar=len(texts) > 5000 and sys.stderr.isatty(),
+                show_progress_bar=large and sys.stderr.isatty(),
             )
+            if large:
+                note(f"done in {time.perf_counter() - start:.0f} s")
             return {"vectors": normalize(vectors)}
 
         return cached(
