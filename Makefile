@@ -35,9 +35,11 @@ format: install
 	$(PY) -m ruff format codebots tests benchmarks
 	$(PY) -m ruff check --fix codebots tests benchmarks
 
-demo: install  ## the default (GloVe) agents on the benchmark boards, printed as a results table
+demo: install  ## the GloVe agents on the benchmark boards, then the cross-play headline next to them
 	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,glove:nearest,random:oracle --games 1000
 	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
+	@echo "Cross-play (a partner of another mind), from the committed matrix, seeds 0-999 (make crossplay recomputes it):"
+	$(VENV)/bin/codebots crossplay --headline experiments/results/crossplay.csv
 
 tables: install  ## regenerate every evaluation table into experiments/results/
 	$(PY) experiments/run.py

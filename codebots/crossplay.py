@@ -118,6 +118,44 @@ def crossplay_table(records: pd.DataFrame, cells: list[tuple[Cell, dict]]) -> pd
     return table[first + [c for c in table.columns if c not in first]]
 
 
+def headline(table: pd.DataFrame) -> pd.DataFrame:
+    """The matrix in one line per (variant, what the default candidate plays): its win rate
+    with each partner mind (cross) next to the same-model pairs' range, never mixed."""
+    rows = []
+    same = table[table["role"] == "same-model"]
+    for (variant, role), group in table[table["default"]].groupby(["variant", "role"], sort=False):
+        wins = group.set_index("mind")["win_rate"]
+        own = same[same["variant"] == variant]["win_rate"]
+        rows.append(
+            {
+                "variant": variant,
+                "candidate plays": role,
+                **{f"with {mind}": f"{wins[mind]:.1%}" for mind in wins.index},
+                "same model": f"{own.min():.1%}–{own.max():.1%}" if len(own) else "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def read_table(path: os.PathLike) -> pd.DataFrame:
+    """A written ``crossplay.csv``, checked to be one (a one-line error otherwise)."""
+    from codebots.errors import CodebotsError
+
+    try:
+        table = pd.read_csv(path)
+    except (OSError, ValueError, UnicodeDecodeError) as error:
+        raise CodebotsError(f"cannot read the cross-play table {path}: {error}") from None
+    needed = {"variant", "role", "mind", "default", "win_rate"}
+    if not needed <= set(table.columns):
+        missing = ", ".join(sorted(needed - set(table.columns)))
+        raise CodebotsError(
+            f"{path} is not a cross-play table (no {missing}); write one with "
+            "codebots crossplay --out-dir DIR"
+        )
+    table["default"] = table["default"].astype(str).str.lower() == "true"
+    return table
+
+
 def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
     """Rows: the spymaster's mind, columns: the guesser's; the share of clues whose first
     guess is an intended target (plain clues of ``AGREEMENT_VARIANT``)."""

@@ -164,6 +164,28 @@ def test_the_crossplay_matrix_reports_cross_default_and_agreement(tmp_path):
     assert paths[2].read_bytes()[:4] == b"\x89PNG"
 
 
+def test_the_headline_of_a_written_matrix_keeps_cross_and_same_model_apart(tmp_path):
+    from pathlib import Path
+
+    import pandas as pd
+
+    written = Path(__file__).resolve().parents[1] / "experiments" / "results" / "crossplay.csv"
+    result = CliRunner().invoke(app, ["crossplay", "--headline", str(written), "--markdown"])
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(written)
+    duet = table[(table["variant"] == "duet") & (table["role"] == "seat") & table["default"]]
+    line = next(x for x in result.output.splitlines() if x.startswith("| duet | seat |"))
+    for mind, win in zip(duet["mind"], duet["win_rate"]):  # every partner, cross rows only
+        assert f"{win:.1%}" in line, mind
+    same = table[(table["variant"] == "duet") & (table["role"] == "same-model")]["win_rate"]
+    assert line.endswith(f"| {same.min():.1%}–{same.max():.1%} |")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    result = CliRunner().invoke(app, ["crossplay", "--headline", str(bad)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ") and "is not a cross-play table" in result.stderr
+
+
 def test_a_cell_of_seats_is_another_cell_than_the_roles():
     roles, seats = (
         Cell("duet", "glove", "minilm", 10),

@@ -52,6 +52,14 @@ def crossplay(
     ] = None,
     workers: Annotated[str, typer.Option(metavar="INT", help="Local worker processes.")] = "1",
     markdown: Annotated[bool, typer.Option(help="Print the table as Markdown.")] = False,
+    headline: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="Play nothing: print the headline of a written crossplay.csv (the default "
+            "candidate with each partner mind, next to the same-model pairs).",
+        ),
+    ] = None,
 ) -> None:
     """Every cross-play candidate with every panel mind it leaves out, next to every mind's
     same-model pair: win rates, assassin, clues, scores and first-guess agreement.
@@ -65,6 +73,13 @@ def crossplay(
     from codebots.minds import check_minds
     from codebots.variants import split_labels
 
+    if headline is not None:
+        try:
+            shown = matrix.headline(matrix.read_table(headline))
+        except CodebotsError as error:
+            raise fail(error) from None
+        typer.echo(table_text(shown, markdown))
+        return
     cache = None
     try:
         count = parse_games(games)
@@ -108,5 +123,6 @@ def crossplay(
         except OSError as error:
             problem = CodebotsError(f"cannot write the tables in {out_dir}: {error.strerror}")
     typer.echo(table_text(table[[c for c in SHOWN if c in table]], markdown))
+    typer.echo("\n" + table_text(matrix.headline(table), markdown))
     if problem:
         raise fail(problem)
