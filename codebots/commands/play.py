@@ -211,8 +211,8 @@ def partner_line(spymaster: str, guesser: str) -> str:
     if crossplay:
         minds = ", ".join(committee(crossplay[0][1].get("without", "")))
         line += (
-            f" (thinking with {minds}; the first game on a machine builds their tables, a few"
-            " minutes; --spymaster glove --guesser glove starts in seconds)"
+            f" (thinking with {minds}; the first game on a machine builds their tables, about"
+            " 13 minutes; --spymaster glove --guesser glove starts in seconds)"
         )
     return line
 
