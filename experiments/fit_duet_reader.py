@@ -60,10 +60,7 @@ class Collector(EmbeddingGuesser):
         best = np.where(rank == 0, 1, 0).argmax(axis=1)
         limit = np.where(view.clue_number > 0, view.clue_number + 1, 1)
         stop = view.can_stop & (view.guesses_made >= limit) & ~sudden
-        choice = np.where(stop, STOP, best)
-        self._last_card = np.where(view.active & (choice >= 0), choice, -1)
-        self._last_slot = self._current.copy()
-        return choice
+        return self._touched(view, np.where(stop, STOP, best))
 
 
 def collect(mind: str, games: int, seed: int):

@@ -3,6 +3,8 @@ assassin (to lose), and the seeds on which they do."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from codebots.play import Session
@@ -11,6 +13,19 @@ from codebots.validity import checker_for
 # The scripted games are traced with the GloVe agents (fast and exact); the play default,
 # the cross-play agents, has a test of its own (tests/test_play.py).
 GLOVE_AI = ["--spymaster", "glove", "--guesser", "glove"]
+
+
+def play_arguments(variant: str, seed: int, record) -> list[str]:
+    """``codebots play`` of a scripted game: the board, the record and the GloVe agents."""
+    return ["play", "--variant", variant, "--seed", str(seed), "--save", str(record), *GLOVE_AI]
+
+
+def spawn_play(pexpect, seed, record, variant: str = "single-team-2019"):
+    """``codebots play`` of a scripted game (you guess) in a real pseudo-terminal."""
+    arguments = ["-m", "codebots", *play_arguments(variant, seed, record)]
+    return pexpect.spawn(
+        sys.executable, arguments, encoding="utf-8", timeout=120, dimensions=(50, 140)
+    )
 
 
 def choose(session: Session, move: str, win: bool) -> str:
@@ -85,7 +100,7 @@ def quit_halfway(runner, app, variant: str, seed: int, inputs: list[str], record
     half = len(inputs) // 2
     result = runner.invoke(
         app,
-        ["play", "--variant", variant, "--seed", str(seed), "--save", str(record), *GLOVE_AI],
+        play_arguments(variant, seed, record),
         input="\n".join(inputs[:half]) + "\nquit\n",
     )
     assert result.exit_code == 0, result.output

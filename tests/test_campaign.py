@@ -202,6 +202,7 @@ def test_campaign_command_plays_two_seats():
         (["--games", "many"], "error: --games must be an integer, got 'many'"),
         (["--pair", "glove/nobody"], "error: unknown spymaster 'nobody'"),
         (["--pair", "glove/minilm", "--spymaster", "random"], "error: give --pair or"),
+        (["--pair", "glove/minilm", "--guesser", "glove"], "error: give --pair or"),
         (["--pair", "glove"], "error: pair 'glove' must be spymaster:guesser"),
     ],
 )

@@ -414,16 +414,6 @@ def test_kill_9_of_evaluate_takes_its_workers_with_it(tmp_path, undisturbed):
 # --- a cut-off game record, Ctrl-C and kill -9 of play -------------------------------------
 
 
-def _spawn_play(pexpect, *arguments):
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "codebots", "play", *arguments],
-        encoding="utf-8",
-        timeout=120,
-        dimensions=(50, 140),
-    )
-
-
 def _human_moves(record: Path) -> int:
     from codebots.play import Session
 
@@ -460,7 +450,7 @@ def test_a_cut_off_last_line_resumes_from_the_last_whole_move(tmp_path):
 )
 def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     pexpect = pytest.importorskip("pexpect")
-    from scripted_play import GLOVE_AI, find_seed
+    from scripted_play import find_seed, spawn_play
 
     from codebots.play import Session
 
@@ -468,16 +458,7 @@ def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     record = tmp_path / "g.jsonl"
     rng = np.random.default_rng(len(stop + when))
     point = int(rng.integers(1, len(inputs) - 1))
-    child = _spawn_play(
-        pexpect,
-        "--variant",
-        "single-team-2019",
-        "--seed",
-        str(seed),
-        "--save",
-        str(record),
-        *GLOVE_AI,
-    )
+    child = spawn_play(pexpect, seed, record)
     for text in inputs[:point]:
         child.expect("your guess> ")
         child.sendline(text)

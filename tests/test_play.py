@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
-from scripted_play import GLOVE_AI, expected_text, find_seed, quit_halfway, script
+from scripted_play import GLOVE_AI, expected_text, find_seed, quit_halfway, script, spawn_play
 from typer.testing import CliRunner
 
 from codebots.cli import app
@@ -120,25 +119,6 @@ def test_an_ai_warning_clue_is_explained_to_the_person_and_survives_a_resume(tmp
     assert "keep away from the cards it suggests" in describe(clue)
     assert any(f"{clue['word']} 0: meant a warning" in line for line in session.explanations())
     assert "keep away" not in describe({**clue, "number": 1})
-
-
-def spawn_play(pexpect, seed, record):
-    """``codebots play`` (single-team-2019, you guess) in a real pseudo-terminal."""
-    arguments = [
-        "-m",
-        "codebots",
-        "play",
-        *GLOVE_AI,
-        "--variant",
-        "single-team-2019",
-        "--seed",
-        str(seed),
-        "--save",
-        str(record),
-    ]
-    return pexpect.spawn(
-        sys.executable, arguments, encoding="utf-8", timeout=120, dimensions=(50, 140)
-    )
 
 
 def test_pseudo_terminal_session(tmp_path):

@@ -56,11 +56,11 @@ def _check(without: str = "") -> None:
     committee(without)
 
 
-# Settings measured on seeds 1000 and up (docs/cross-model-notes.md, 300 games a partner).
-# Single-team games, where nothing but clues is counted: aim only at cards WordNet relates
-# to the clue (when WordNet is in the committee), a clear margin, the assassin far down
-# every mind's list, and (where 0 clues are allowed) four opening warnings at it.
-SINGLE_TEAM = {
+# Careful clues for a partner of another mind (docs/cross-model-notes.md): a clear margin,
+# the assassin far down every model's list and, where "0" clues are allowed, four opening
+# warnings at it (and at the other team's last agent once it is as deadly) instead of the
+# catch-up expert clues. The lexicon spymasters use them too (codebots.agents.registered).
+CAREFUL_CLUES = {
     "margin_weight": 1.0,
     "min_margin": 0.5,
     "assassin_below": 8,
@@ -68,6 +68,10 @@ SINGLE_TEAM = {
     "last_agent_deadly": True,
     "expert_clues": False,
 }
+# Single-team games, where nothing but clues is counted (measured on seeds 1000 and up, 300
+# games a partner): the careful clues, aiming only at cards WordNet relates to the clue when
+# WordNet is in the committee.
+SINGLE_TEAM = CAREFUL_CLUES
 # Duet, Marvel co-op and classic, where every clue costs time: the committee's worst margin
 # alone (a far assassin costs more turns than it saves there).
 TIMED: dict = {}

@@ -278,6 +278,11 @@ class EmbeddingGuesser:
             self.duet_caution,
             self.duet_threshold,
         )
+        return self._touched(view, choice)
+
+    def _touched(self, view: GuesserView, choice: np.ndarray) -> np.ndarray:
+        """Note the cards touched now for the current clues (judged at the next call);
+        returns ``choice``."""
         self._last_card = np.where(view.active & (choice >= 0), choice, -1)
         self._last_slot = self._current.copy()
         return choice

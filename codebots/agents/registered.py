@@ -6,7 +6,7 @@ Importing this module registers them; ``codebots.agents`` does so.
 from __future__ import annotations
 
 from codebots.agents.base import make_agent, register, split_agent_name
-from codebots.agents.crossplay import crossplay_guesser, crossplay_spymaster
+from codebots.agents.crossplay import CAREFUL_CLUES, crossplay_guesser, crossplay_spymaster
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 
@@ -52,17 +52,7 @@ _spymaster(
 )
 # Partner-safe spymasters: their own model only, but every intended target must be one the
 # lexicon relates to the clue, and a clue needs a clear margin (docs/cross-model-notes.md).
-LEXICON_SETTINGS = {
-    "lexicon": True,
-    "margin_weight": 1.0,
-    "min_margin": 0.5,
-    "assassin_below": 8,
-    # Where "0" clues are allowed: four opening warnings at the assassin (and at the other
-    # team's last agent once it is as deadly) instead of the catch-up expert clues.
-    "warnings": 4,
-    "last_agent_deadly": True,
-    "expert_clues": False,
-}
+LEXICON_SETTINGS = {"lexicon": True, **CAREFUL_CLUES}
 # Their clues must also keep the margin under word vectors learned from the dictionary's
 # glosses (codebots.gloss_vectors): a second mind that is not the partner's.
 _spymaster(

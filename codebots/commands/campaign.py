@@ -13,8 +13,12 @@ def register(app: typer.Typer) -> None:
 
 
 def campaign(
-    spymaster: Annotated[str, typer.Option(help="Registered spymaster name.")] = "glove",
-    guesser: Annotated[str, typer.Option(help="Registered guesser name.")] = "glove",
+    spymaster: Annotated[
+        str | None, typer.Option(help="Registered spymaster name. [default: glove]")
+    ] = None,
+    guesser: Annotated[
+        str | None, typer.Option(help="Registered guesser name. [default: glove]")
+    ] = None,
     pair: Annotated[
         str | None,
         typer.Option(
@@ -137,7 +141,7 @@ def campaign(
         raise typer.Exit(INTERRUPTED) from None
 
 
-def _pairing(pair: str | None, spymaster: str, guesser: str):
+def _pairing(pair: str | None, spymaster: str | None, guesser: str | None):
     """``(spymaster or seat 0, guesser or seat 1, label)`` from ``--pair`` or the two names."""
     from codebots.agents import make_agent
     from codebots.arena import Seat
@@ -145,12 +149,10 @@ def _pairing(pair: str | None, spymaster: str, guesser: str):
     from codebots.evaluation import split_pair
 
     if pair is None:
-        return (
-            make_agent("spymaster", spymaster),
-            make_agent("guesser", guesser),
-            (f"{spymaster}:{guesser}"),
-        )
-    if (spymaster, guesser) != ("glove", "glove"):
+        spymaster, guesser = spymaster or "glove", guesser or "glove"
+        label = f"{spymaster}:{guesser}"
+        return make_agent("spymaster", spymaster), make_agent("guesser", guesser), label
+    if spymaster is not None or guesser is not None:
         raise CodebotsError("give --pair or --spymaster/--guesser, not both")
     first, second, seats = split_pair(pair)
     if not seats:
