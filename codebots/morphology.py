@@ -1,12 +1,18 @@
 """Word families for the clue checker: inflections, derivations and compound parts.
 
-- Inflections come from lemminflect (break / broke / broken / breaking; geese -> goose).
+- Inflections come from lemminflect (break / broke / broken / breaking; geese -> goose) and
+  WordNet's lists of irregular forms (oxen -> ox, which lemminflect does not know).
 - Derivations: a small set of suffixes with English spelling rules (consonant doubling
   slug -> sluggish, e-drop dance -> dancing, y -> i happy -> happiness). A stripped stem must
   be a common word (wordfreq), and a derived word far more frequent than its "stem" is not
   derived from it (mother is not moth + -er).
 - Compounds: a word splits into two parts when both are common words of at least 3 letters
   (wordfreq's English list), never into fragments (GRAVEYARD -> grave + yard, not g + rave).
+  The right-hand part of a word that is itself a base form may be inflected (HOGWARTS ->
+  hog + warts, HANDMADE -> hand + made); an inflected word splits only by its lemma
+  (expelled is expel + -ed, not expel + led). Prefixes are not parts: UNICORN is uni- +
+  Latin cornu, not a compound of the English word corn (the strict rule still refuses
+  ``corn`` by its letters).
 
 The *family* of a word is the set of keys it shares with its forms; two words are forms of
 each other exactly when their families intersect. Every function here is cached.
@@ -39,7 +45,7 @@ NOT_PARTS = frozenset(
     """age ate ant ent ion ism ist ity ous ive ery ship hood dom ment ness less ful able ible
     ward wards wise ish ess ure ance ence let ling ize ise est ers ier ies ing ings
     for her his him its how now the and but not any you our who was are can per con pro com
-    pre dis non mis sub ion""".split()
+    pre dis non mis sub ion uni""".split()
 )
 _VOWELS = set("aeiou")
 
@@ -60,6 +66,13 @@ def zipf(word: str) -> float:
     return _zipf_table().get(word, 0.0)
 
 
+def is_english(word: str) -> bool:
+    """Rule 6 of RULES section 4 (English words, or foreign words used in English), as far as
+    word lists can tell: wordfreq's English list (which holds common names and borrowings),
+    lemminflect's dictionary or WordNet's irregular forms know the lower-case word."""
+    return zipf(word) > 0 or in_lexicon(word) or word in irregular_bases()
+
+
 def is_word(word: str, threshold: float = WORD_ZIPF) -> bool:
     return len(word) >= MIN_PART and zipf(word) >= threshold
 
@@ -69,7 +82,7 @@ def lemmas(word: str) -> frozenset[str]:
     """The word and its lemmas under every part of speech (lemminflect)."""
     from lemminflect import getAllLemmas, getAllLemmasOOV
 
-    found = {word}
+    found = {word, *irregular_bases().get(word, ())}
     known = getAllLemmas(word)
     for forms in known.values():
         found.update(forms)
@@ -99,6 +112,22 @@ def _stem_candidates(word: str, suffix: str) -> list[str]:
     ):
         candidates.append(base + "e")  # e-drop before a vowel: dancing -> dance; truly -> true
     return candidates
+
+
+@functools.lru_cache(maxsize=1)
+def irregular_bases() -> dict[str, tuple[str, ...]]:
+    """WordNet 3.0's irregular inflections (``noun.exc``, ``verb.exc``, ``adj.exc``): form ->
+    its base forms (oxen -> ox, better -> good). About 6,000 lines, read in milliseconds."""
+    from codebots.lexicon import wordnet_dir  # the lexicon module needs this one loaded
+
+    bases: dict[str, tuple[str, ...]] = {}
+    for part_of_speech in ("noun", "verb", "adj", "adv"):
+        for line in (wordnet_dir() / f"{part_of_speech}.exc").read_text().splitlines():
+            form, *lemmas_of_form = line.split()
+            if form.isalpha():
+                found = (*bases.get(form, ()), *(b for b in lemmas_of_form if b.isalpha()))
+                bases[form] = tuple(dict.fromkeys(found))
+    return bases
 
 
 @functools.cache
@@ -151,20 +180,24 @@ def family(word: str) -> frozenset[str]:
     return frozenset(members)
 
 
-def part_score(part: str, both_short: bool = False, last: bool = False) -> float:
+def part_score(part: str, both_short: bool = False, last: bool | str = False) -> float:
     """Zipf frequency of a possible compound part, or 0 if it cannot be one.
 
     A part is a dictionary word: in lemminflect's lexicon, or common (Zipf >= 3.6, which
     admits poly- but not names such as Cher). Short parts must be commoner still, and when
     both parts have 3 letters, commoner again (tea + pot, not car + rot). The last part is a
-    base form (expel + led is no compound; the first may be inflected: were + wolf).
+    base form (expel + led is no compound; the first may be inflected: were + wolf), or with
+    ``last="inflected"`` (the end of a word that is itself a base form) a base form or a
+    :func:`compound_inflection` (hog + warts).
     """
     frequency = zipf(part)
     if len(part) < MIN_PART or frequency < WORD_ZIPF:
         return 0.0
     if frequency < LEXICON_FREE_ZIPF and not in_lexicon(part):
         return 0.0
-    if last and not is_base_form(part):  # expel + led is no compound; were + wolf is
+    if last is True and not is_base_form(part):  # expel + led is no compound; were + wolf is
+        return 0.0
+    if last == "inflected" and not (is_base_form(part) or compound_inflection(part)):
         return 0.0
     if len(part) == MIN_PART and frequency < (BOTH_SHORT_ZIPF if both_short else SHORT_PART_ZIPF):
         return 0.0
@@ -178,6 +211,28 @@ def is_base_form(word: str) -> bool:
 
     known = getAllLemmas(word)
     return not known or any(word in forms for forms in known.values())
+
+
+COMPOUND_INFLECTIONS = ("NNS", "VBG", "VBN")  # warts, keeping, made: not led, taller
+
+
+@functools.cache
+def compound_inflection(part: str) -> bool:
+    """Whether ``part`` may end a compound as an inflected word: a plural, a gerund or a
+    participle of at least four letters whose lemma is no suffix-like word (hog + warts, book
+    + keeping, hand + made; not car + men, tang + led, bill + ions), and not a
+    y-plural (kiddies, nineties: the plural of a -y word, not kid + dies, nine + ties)."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    if len(part) < 4 or part.endswith(("ies", "ied")):  # kiddies is no kid + dies
+        return False
+    for forms in getAllLemmas(part).values():
+        for lemma in forms:
+            inflections = getAllInflections(lemma)
+            tagged = any(part in inflections.get(tag, ()) for tag in COMPOUND_INFLECTIONS)
+            if tagged and lemma not in NOT_PARTS and len(lemma) >= MIN_PART:
+                return True
+    return False
 
 
 @functools.cache
@@ -199,15 +254,20 @@ def compound_parts(word: str) -> tuple[str, ...]:
     """
     best: tuple[float, tuple[str, ...]] = (0.0, ())
     for form in sorted(lemmas(word)):
+        # A base form may end in an inflected word (hogwarts, handmade); an inflected form
+        # is split by its lemma only (expelled -> expel, never expel + led).
+        base = is_base_form(form) and not irregular_bases().get(form)
         for cut in range(MIN_PART, len(form) - MIN_PART + 1):
             left, right = form[:cut], form[cut:]
             if left in NOT_PARTS or right in NOT_PARTS:
                 continue
             both_short = len(left) == len(right) == MIN_PART
-            scores = [
-                part_score(left, both_short),
-                part_score(right, both_short, last=True),
-            ]
+            right_score = part_score(right, both_short, last="inflected" if base else True)
+            if right_score and not is_base_form(right) and len(left) == MIN_PART:
+                # Before an inflected part a 3-letter part must be in the dictionary: hog +
+                # warts, but not sam + sung, pic + kings.
+                right_score *= in_lexicon(left)
+            scores = [part_score(left, both_short), right_score]
             score = min(scores)
             # A compound is not much commoner than its commoner part (million is not mil+lion).
             if zipf(form) > max(scores) + COMPOUND_MARGIN:

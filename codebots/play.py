@@ -72,6 +72,7 @@ class Session:
     path: Path | None = None
     penalties: bool = False
     events: list[dict] = field(default_factory=list)
+    relaxed: bool = False  # a person's clues by the relaxed rules (names, several words)
     campaign: dict | None = None  # {"path", "mission", "bonuses"} for a mission-log game
     game_id: str = field(default_factory=lambda: secrets.token_hex(8))
     cut_off: int | None = None  # set by load: the line of a cut-off last move it dropped
@@ -133,6 +134,7 @@ class Session:
             "spymaster": self.spymaster_name,
             "guesser": self.guesser_name,
             "penalties": self.penalties,
+            "relaxed": self.relaxed,
         }
         if self.campaign:
             head["campaign"] = self.campaign
@@ -163,6 +165,7 @@ class Session:
             bool(head.get("penalties")),
             campaign=head.get("campaign"),
             game_id=str(head.get("game_id") or f"{path}:{head['seed']}"),
+            relaxed=bool(head.get("relaxed")),
         )
         for move, line in zip(record.moves, record.lines):
             session.replay(move, f"{path} line {line}")
@@ -313,6 +316,11 @@ class Session:
                 "word": self.card_word(card) if card >= 0 else "STOP",
                 "runner_up": self._runner_up(view, card),
             }
+            if self.new_clue and not self._reads(self.clue_word):
+                event["note"] = (
+                    f"the AI's model has no meaning for '{self.clue_word}': one guess, then it"
+                    " stops"
+                )
             if phase == SUDDEN_DEATH:
                 event["guesser"] = 1
         else:
@@ -326,6 +334,11 @@ class Session:
             }
         self._record(event)
         return event
+
+    def _reads(self, word: str) -> bool:
+        """Whether the AI guesser knows the clue word (agents without a model: always)."""
+        reads_clue = getattr(self.guesser, "reads_clue", None)
+        return reads_clue is None or reads_clue(self.words, word)
 
     def _margin(self, view, word: str, number: int) -> float | None:
         if not hasattr(self.spymaster, "top_clues"):
@@ -387,7 +400,8 @@ class Session:
         parts = text.strip().split()
         if len(parts) < 2:
             raise InputProblem("give a clue as: word number (e.g. 'ocean 2', 'fruit unlimited')")
-        word, count = " ".join(parts[:-1]), parts[-1].lower()
+        # Normalized before anything sees it: "  Prom 2" and "PROM 2" are the clue prom.
+        word, count = " ".join(parts[:-1]).lower(), parts[-1].lower()
         if count in ("unlimited", "inf", "∞"):
             number = UNLIMITED
         elif count.isdigit() and int(count) <= 9:
@@ -399,7 +413,7 @@ class Session:
                 raise InputProblem(f"{self.spec.label} does not allow 0 clues")
             if number == UNLIMITED and not self.spec.unlimited_clues:
                 raise InputProblem(f"{self.spec.label} does not allow unlimited clues")
-        verdict = check_clue(word, self.visible_words(), CheckOptions())
+        verdict = check_clue(word, self.visible_words(), CheckOptions(relaxed=self.relaxed))
         if not verdict.valid and not self.penalties:
             raise InputProblem(f"invalid clue: {verdict.reason}")
         event = {

@@ -2,11 +2,13 @@
 
 A clue is invalid when it is not one word of letters (rule 1), when it is a visible word or a
 form of one (rule 2: inflections, derivations; every word of a multi-word card counts), when
-it is a part of a visible compound or a form of a part (rule 3), or when it is a compound
-containing a visible word or part (rule 4). Word forms and compound parts come from
-:mod:`codebots.morphology`. Options: ``relaxed`` accepts multi-word names, hyphens and
-acronyms (each word is still checked); ``strict`` also refuses any substring overlap with a
-visible word or part, as the Marvel experts rule and older bots do.
+it is a part of a visible compound or a form of a part (rule 3), when it is a compound
+containing a visible word or part (rule 4), or when no English word list knows it (rule 6:
+``qwxzk``, ``alpss``). Word forms and compound parts come from :mod:`codebots.morphology`.
+Options: ``relaxed`` accepts multi-word names, hyphens, acronyms and words the lists do not
+know (proper names; each word is still checked against the cards); ``strict`` also refuses
+any substring overlap with a visible word or part, as the Marvel experts rule and older bots
+do.
 
 Both paths share one definition: a clue's keys (its family and its parts' families) against a
 card's keys (its words' and parts' families). :func:`check_clue` explains the first
@@ -26,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from codebots.cache import cached
-from codebots.morphology import compound_parts, family, words_of
+from codebots.morphology import compound_parts, family, is_english, words_of
 
 _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
 _RELAXED = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
@@ -43,13 +45,13 @@ RULES_FINGERPRINT = hashlib.sha256(
 @dataclass(frozen=True)
 class CheckOptions:
     strict: bool = False  # also refuse substring overlaps (Marvel experts, older bots)
-    relaxed: bool = False  # accept multi-word names, hyphens, acronyms
+    relaxed: bool = False  # accept multi-word names, hyphens, acronyms, unlisted names
 
 
 @dataclass(frozen=True)
 class Verdict:
     valid: bool
-    rule: str = ""  # "one-word" | "form" | "part" | "compound" | "substring"
+    rule: str = ""  # "one-word" | "english" | "form" | "part" | "compound" | "substring"
     card: str = ""  # the visible card the clue conflicts with, as given
     reason: str = ""  # one sentence for humans
 
@@ -95,6 +97,14 @@ def _tokens(clue: str, options: CheckOptions) -> tuple[str, ...] | Verdict:
     if not _ONE_WORD.match(clue):
         return Verdict(
             False, "one-word", "", f"'{clue}' must be one word of letters, at least 2 of them"
+        )
+    if not is_english(clue.lower()):
+        return Verdict(
+            False,
+            "english",
+            "",
+            f"'{clue}' is not an English word (rule 6); a proper name the word lists do not "
+            "know is accepted with the relaxed rules (--relaxed)",
         )
     return (clue.lower(),)
 

@@ -88,7 +88,7 @@ def test_input_help_typos_and_invalid_clues():
     cards = [session.card_word(i) for i in range(25)]
     from codebots.play import InputProblem
 
-    with pytest.raises(InputProblem, match="invalid clue: 'Snow' is the visible word"):
+    with pytest.raises(InputProblem, match="invalid clue: 'snow' is the visible word"):
         session.human_clue("Snow 2")
     with pytest.raises(InputProblem, match="not a number"):
         session.human_clue("weather lots")

@@ -118,13 +118,18 @@ class EmbeddingGuesser:
         rows = np.array([game])
         self._store(rows, np.array([slot]), vector, 0, side, np.array([number == 0]))
 
+    def reads_clue(self, pool: tuple[str, ...], word: str) -> bool:
+        """Whether this guesser's model has any meaning for the clue ``word`` on ``pool``."""
+        return reads(model_tables(self.model, pool, self.vocabulary), word)
+
     def clue_vectors(self, table, words, known: np.ndarray | None = None) -> np.ndarray:
         """``(B, d)`` the table's vectors of the clue words (``known``: their clue ids).
 
         Any word a person or an agent of another mind may say has a vector: outside the
         table it is embedded by the model, lower-cased; a word the model lacks is read by
         its known compound parts (SEAHORSE: sea, horse), and one with none is a zero vector,
-        which ranks every card alike (the guesser knows nothing of it)."""
+        which ranks every card alike: the guesser knows nothing of it, makes the one guess
+        a clue must get (by earlier clues and, in Duet, the key) and stops."""
         known = _clue_ids(table, words) if known is None else known
         vectors = table.clue_vectors[np.clip(known, 0, None)]
         unknown = np.flatnonzero((known < 0) & np.array([bool(w) for w in words]))
@@ -235,8 +240,14 @@ class EmbeddingGuesser:
             # Duet (RULES section 3): a card the guesser's own side shows as an assassin is
             # the giver's assassin one time in three, any other card one time in 9 to 13.
             combined = combined - self.own_assassin_caution * (view.own_key == ASSASSIN)
+        # A clue the model has no meaning for (a word it lacks, with no known parts) gets
+        # the one guess every clue must get (from earlier clues and, in Duet, the key), then
+        # the guesser stops: it knows nothing of the word.
+        unknown = ~clue.any(axis=1) & np.array([bool(w) for w in view.clue_words])
+        give_up = unknown & (view.guesses_made > 0) & view.can_stop  # (B,)
         if self.duet_reader is not None and view.own_key is not None:
-            return self._read_duet(view, current, old, candidates)
+            choice = self._read_duet(view, current, old, candidates)
+            return self._touched(view, np.where(give_up, STOP, choice))
         combined = np.where(candidates, combined, -np.inf)
         best = combined.argmax(axis=1)
         leftover = np.where(candidates, old, -np.inf)
@@ -253,8 +264,8 @@ class EmbeddingGuesser:
         confident = (view.guesses_made == 0) | (
             (_softmax_top(sims, candidates, self.temperature) >= self.threshold) & (~expert | sure)
         )
-        on_clue = wants_more & confident
-        take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number
+        on_clue = wants_more & confident & ~give_up
+        take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number & ~give_up
         choice = np.where(take_leftover, leftover_card, best)
         stop = view.can_stop & ~on_clue & ~take_leftover
         slot_of_old = np.where(open_slots[:, :, None], memory, -np.inf)[rows, :, choice]
@@ -278,7 +289,7 @@ class EmbeddingGuesser:
             self.duet_caution,
             self.duet_threshold,
         )
-        return self._touched(view, choice)
+        return choice
 
     def _touched(self, view: GuesserView, choice: np.ndarray) -> np.ndarray:
         """Note the cards touched now for the current clues (judged at the next call);

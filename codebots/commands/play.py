@@ -57,6 +57,13 @@ def play(
     penalties: Annotated[
         bool, typer.Option(help="Invalid clues get the rule book's penalty instead of a retry.")
     ] = False,
+    relaxed: Annotated[
+        bool,
+        typer.Option(
+            help="Your clues by the relaxed rules: names the word lists do not know, several"
+            " words, hyphens, acronyms (each word still checked against the cards)."
+        ),
+    ] = False,
     campaign: Annotated[
         str | None,
         typer.Option(metavar="FILE", help="Mission-log progress file: play its next mission."),
@@ -91,6 +98,7 @@ def play(
         "--guesser": guesser,
         "--save": save,
         "--penalties": penalties or None,
+        "--relaxed": relaxed or None,
         "--campaign": campaign,
         "--mission": mission,
         "--use-bonus": use_bonus or None,
@@ -193,6 +201,7 @@ def _open_session(resume: str | None, given: dict):
         path,
         bool(given.get("--penalties")),
         campaign=plan,
+        relaxed=bool(given.get("--relaxed")),
     )
     session.start()
     typer.echo(f"recording to {path} (seed {number})")
@@ -296,7 +305,8 @@ def describe(event: dict) -> str:
         return f"{who} clue: {event['word'].upper()} {number}{note}"
     result = f" -> {event['result']}" if event.get("result") else ""
     verb = "guess" if event["type"] == "guess" else "cover"
-    return f"{who} {verb}: {event['word']}{result}"
+    note = f" ({event['note']})" if event.get("note") else ""
+    return f"{who} {verb}: {event['word']}{result}{note}"
 
 
 def show(console, session, reveal: bool = False) -> None:
