@@ -80,9 +80,11 @@ def play_missions(
     games: int,
     seed: int = 0,
     progress: bool = False,
+    expert: bool = False,
 ) -> pd.DataFrame:
     """Play the standard game and all 24 missions ``games`` times each, on board seeds
-    ``seed .. seed + games - 1`` (the same boards for every mission).
+    ``seed .. seed + games - 1`` (the same boards for every mission); with ``expert`` the
+    missions have one token fewer (RULES section 3.1; the standard game is no mission).
 
     Returns the per-game records of :func:`codebots.arena.play`, ``25 * games`` rows.
     """
@@ -90,12 +92,18 @@ def play_missions(
         raise CodebotsError(f"games per mission must be at least 1, got {games}")
     spymaster, guesser = _agents(spymaster, guesser)
     seeds = np.arange(seed, seed + games)  # (games,)
-    variants = [STANDARD, *(mission.variant_id for mission in MISSIONS)]
+    variants = [STANDARD, *(mission_variant(mission, expert=expert) for mission in MISSIONS)]
     frames = [
         play(variant, spymaster, guesser, seeds, agent_seed=seed, progress=progress)
         for variant in variants
     ]
     return pd.concat(frames, ignore_index=True)
+
+
+def mission_variant(mission: Mission, bonuses: list[str] = (), expert: bool = False) -> str:
+    """The variant label of ``mission`` with reward ``bonuses`` spent and the expert option."""
+    options = {**bonus_options(list(bonuses)), **({"expert": True} if expert else {})}
+    return get_variant(mission.variant_id, **options).label
 
 
 def summarize_missions(records: pd.DataFrame) -> pd.DataFrame:
@@ -114,8 +122,8 @@ def summarize_missions(records: pd.DataFrame) -> pd.DataFrame:
                 "variant": variant,
                 "mission": mission.name if mission else "Standard",
                 "location": mission.location if mission else "standard",
-                "tokens": spec.tokens,
-                "mistakes": spec.mistakes,
+                "tokens": sum(spec.token_setup),  # the bank at the start, options applied
+                "mistakes": spec.token_setup[1],
                 "games": len(group),
                 "wins": wins,
                 "win_rate": wins / len(group),
@@ -124,9 +132,10 @@ def summarize_missions(records: pd.DataFrame) -> pd.DataFrame:
                 "mean_score": won_scores.mean() if wins else math.nan,
             }
         )
-    order = {STANDARD: -1} | {m.variant_id: i for i, m in enumerate(MISSIONS)}
+    order = {m.slug: i for i, m in enumerate(MISSIONS)}
     table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
-    table = table.sort_values("variant", key=lambda c: c.map(order).fillna(len(order)))
+    position = table["variant"].map(lambda v: order.get(get_variant(v).mission or "", -1))
+    table = table.iloc[np.argsort(position.to_numpy(), kind="stable")]
     return table.reset_index(drop=True)
 
 
@@ -136,10 +145,11 @@ def mission_table(
     games: int,
     seed: int = 0,
     progress: bool = False,
+    expert: bool = False,
 ) -> pd.DataFrame:
     """Win rate of the pair on the standard game and every mission: 25 rows
     (see :func:`play_missions` for the games and :func:`summarize_missions` for the columns)."""
-    return summarize_missions(play_missions(spymaster, guesser, games, seed, progress))
+    return summarize_missions(play_missions(spymaster, guesser, games, seed, progress, expert))
 
 
 def expected_games(table: pd.DataFrame) -> tuple[float, float, float]:
@@ -153,11 +163,12 @@ def expected_games(table: pd.DataFrame) -> tuple[float, float, float]:
 
     Returns ``(expected, low, high)``.
     """
-    log = table[table["variant"].str.startswith("mission/")].set_index("variant")
-    missing = [m.variant_id for m in MISSIONS if m.variant_id not in log.index]
+    log = table[table["variant"].str.startswith("mission/")]
+    log = log.set_index(log["variant"].map(lambda v: get_variant(v).mission))  # by slug
+    missing = [m.variant_id for m in MISSIONS if m.slug not in log.index]
     if missing:
         raise CodebotsError(f"the table lacks missions: {', '.join(missing)}")
-    log = log.loc[[m.variant_id for m in MISSIONS]]  # (24,) rows in catalogue order
+    log = log.loc[[m.slug for m in MISSIONS]]  # (24,) rows in catalogue order
 
     def total(p: pd.Series) -> float:
         p = p.to_numpy(dtype=float)  # (24,) win probabilities
@@ -261,9 +272,11 @@ def simulate_campaign(
     seed: int,
     max_games: int = 2000,
     policy: str = "greedy",
+    expert: bool = False,
 ) -> CampaignResult:
     """Play the mission log in unlock order, one game per attempt, until every mission is
-    won or ``max_games`` games were played (rules and seeds: module docstring)."""
+    won or ``max_games`` games were played (rules and seeds: module docstring); ``expert``:
+    every mission with one token fewer."""
     if policy not in POLICIES:
         raise CodebotsError(f"unknown bonus policy '{policy}'; known: {', '.join(POLICIES)}")
     if not 1 <= max_games < SEED_STRIDE:
@@ -279,7 +292,7 @@ def simulate_campaign(
         game = result.games_played + 1
         spend = held if policy == "greedy" and mission.mistakes <= HARD_MISTAKES else []
         held = [bonus for bonus in held if bonus not in spend]
-        variant = get_variant(mission.variant_id, **bonus_options(spend))
+        variant = mission_variant(mission, spend, expert)
         board = seed * SEED_STRIDE + game
         row = play(variant, spymaster, guesser, [board], batch_size=1, agent_seed=board)
         victory = bool(row["won"].iloc[0])

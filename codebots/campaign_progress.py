@@ -12,11 +12,10 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from codebots.campaign import BOXES, bonus_options, is_unlocked, next_mission
+from codebots.campaign import BOXES, is_unlocked, mission_variant, next_mission
 from codebots.errors import CodebotsError
 from codebots.missions import MISSIONS, MISSIONS_BY_SLUG, REWARDS, Mission
 from codebots.report import atomic_write_text
-from codebots.variants import get_variant
 
 
 def _problem(data: object) -> str | None:
@@ -33,6 +32,8 @@ def _problem(data: object) -> str | None:
             return f"'{key}' holds {strange[0]!r}, which is not a known {kind}"
     if not all(isinstance(game, dict) for game in data["games"]):
         return "'games' must be a list of objects"
+    if not isinstance(data.get("expert", False), bool):
+        return "'expert' must be true or false"
     return None
 
 
@@ -43,6 +44,7 @@ class CampaignProgress:
     held: list[str] = field(default_factory=list)  # reward bonuses earned, not yet spent
     spent: list[str] = field(default_factory=list)
     games: list[dict] = field(default_factory=list)  # mission, bonuses, won, record
+    expert: bool = False  # the expert option: every mission with one token fewer
 
     @classmethod
     def load(cls, path: str | Path) -> CampaignProgress:
@@ -65,7 +67,28 @@ class CampaignProgress:
         problem = _problem(data)
         if problem:
             raise CodebotsError(f"{path} is not a codebots campaign file: {problem}")
-        return cls(str(path), data["won"], data["held"], data["spent"], data["games"])
+        return cls(
+            str(path),
+            data["won"],
+            data["held"],
+            data["spent"],
+            data["games"],
+            data.get("expert", False),
+        )
+
+    def choose_expert(self, expert: bool) -> None:
+        """Play this campaign with the expert option (asked for with ``--expert``): set on a
+        new campaign (and saved at once), kept by a campaign that has it; a campaign begun
+        without it cannot switch half-way."""
+        if not expert or self.expert:
+            return
+        if self.games:
+            raise CodebotsError(
+                f"{self.path} was begun without the expert option ({len(self.games)} games "
+                "played); leave out --expert, or start a new campaign file"
+            )
+        self.expert = True
+        self.save()
 
     def save(self) -> None:
         data = {k: v for k, v in asdict(self).items() if k != "path"}
@@ -85,6 +108,8 @@ class CampaignProgress:
             )
         held = ", ".join(self.held) or "none"
         lines.append(f"bonuses held: {held}")
+        if self.expert:
+            lines.append("expert option: every mission has one token fewer")
         return lines
 
     def choose(self, slug: str | None) -> Mission:
@@ -114,7 +139,7 @@ class CampaignProgress:
                 raise CodebotsError(
                     f"bonus '{bonus}' is not held; held: {', '.join(self.held) or 'none'}"
                 )
-        return get_variant(mission.variant_id, **bonus_options(use)).label
+        return mission_variant(mission, use, self.expert)
 
     def played(self, slug: str, seed: int) -> bool:
         """Whether mission ``slug`` was already played on board ``seed`` in this campaign."""

@@ -55,6 +55,19 @@ def test_table_has_the_standard_game_and_24_missions_with_their_token_setups(ora
     assert table["mean_score"].notna().all()
 
 
+def test_the_expert_option_takes_one_token_from_every_mission(oracle_pair):
+    table = summarize_missions(play_missions(*oracle_pair, games=2, seed=0, expert=True))
+    assert table["variant"].tolist() == ["duet", *(f"{m.variant_id}[expert]" for m in MISSIONS)]
+    setups = dict(zip(table["variant"], zip(table["tokens"], table["mistakes"])))
+    assert setups["duet"] == (10, 10)  # the standard game is no mission
+    assert setups["mission/diagon-alley[expert]"] == (10, 3)
+    assert setups["mission/train-station[expert]"] == (11, 0)
+    assert setups["mission/london[expert]"] == (9, 9)  # mistake side capped by the bank
+    assert expected_games(table)[0] == 24.0  # the oracle still wins every mission
+    result = simulate_campaign(*oracle_pair, seed=1, max_games=30, expert=True)
+    assert result.finished and result.games_played == 24
+
+
 def test_score_distribution_counts_standard_game_scores_and_losses(oracle_records):
     distribution = score_distribution(oracle_records)
     assert distribution["result"].tolist()[-1] == "lost" and distribution["games"].sum() == 5
@@ -185,6 +198,14 @@ def test_campaign_command_prints_the_tables_and_writes_files(tmp_path):
     assert "finished 1 of 1; games to finish: mean 24.0, median 24.0" in result.output
     saved = pd.read_csv(tmp_path / "mission_table.csv")
     assert len(saved) == 25 and (tmp_path / "mission_table.md").read_text().startswith("| var")
+
+
+def test_campaign_command_expert_option():
+    args = ["campaign", "--spymaster", "random", "--guesser", "oracle", "--games", "2"]
+    result = CliRunner().invoke(cli_app(), [*args, "--campaigns", "0", "--expert"])
+    assert result.exit_code == 0, result.output
+    assert "Mission log (expert: one token fewer), random:oracle" in result.output
+    assert "| mission/diagon-alley[expert] | Diagon Alley |" in result.output
 
 
 def test_campaign_command_plays_two_seats():

@@ -17,8 +17,11 @@ from codebots.human_agreement import (
     BOARD_SIZE,
     FLOOR_NAME,
     evaluate_guesser,
+    file_pool,
     guessing_ranking,
     load_turns,
+    rankings,
+    read_turns,
     similarity_ranking,
 )
 
@@ -50,7 +53,7 @@ def test_fixture_loads_with_real_boards_and_valid_turns():
         assert len(turn.board) == BOARD_SIZE and set(turn.board) <= pool
         assert turn.clue.upper() not in turn.board and 1 <= len(turn.guesses) <= 3
     assert sum(turn.targets is not None for turn in turns) >= 6
-    assert any(turn.number == 0 for turn in turns)  # a null number
+    assert any(turn.number is None for turn in turns)  # a null number: unknown, not 0
 
 
 def test_glove_beats_the_random_floor_on_the_fixture(fixture_table):
@@ -104,18 +107,22 @@ BAD = [
     ("[1, 2]", "expected a JSON object"),
     ({"board": BOARD, "clue": "meow", "number": 1}, "missing key(s) guesses"),
     ({"board": BOARD, "clue": "meow", "guesses": ["cat"]}, "missing key(s) number"),
-    (with_board(BOARD[:24]), "'board' must list 25 words, got 24"),
+    (with_board(BOARD + ["wolf"]), "'board' must list 2 to 25 words, got 26"),
+    (with_board(["cat"]), "'board' must list 2 to 25 words, got 1"),
     (with_board(BOARD[:24] + ["CAT"]), "duplicate word(s) CAT"),
-    (with_board(BOARD[:24] + [7]), "'board' must be a list of 25 non-empty strings"),
+    (with_board(BOARD[:24] + [7]), "'board' must be a list of 2 to 25 non-empty strings"),
+    ({**MEOW, "revealed": ["cat"]}, "'guesses' word CAT is in 'revealed'"),
+    ({**MEOW, "revealed": ["wolf"]}, "'revealed' word \"wolf\" is not on the board"),
+    ({**MEOW, "board": ["cat", "dog"], "revealed": ["cat", "dog"]}, "covers the whole board"),
     ({**MEOW, "guesses": ["dog"]}, "'guesses' word \"dog\" is not on the board"),
-    ({**MEOW, "guesses": []}, "'guesses' must be a non-empty list"),
+    ({**MEOW, "guesses": "cat"}, "'guesses' must be a non-empty list"),
     ({**MEOW, "guesses": ["cat", "CAT"]}, "'guesses' lists a word twice"),
     ({**MEOW, "number": "2"}, "'number' must be an integer from 0 to 9 or null, got \"2\""),
     ({**MEOW, "number": 1.5}, "'number' must be an integer"),
     ({**MEOW, "number": True}, "'number' must be an integer"),
     ({**MEOW, "number": 12}, "'number' must be an integer"),
     ({**MEOW, "clue": ""}, "'clue' must be a non-empty string"),
-    ({**MEOW, "clue": "ROCK"}, "the clue 'rock' is a board word"),
+    ({**MEOW, "clue": "ROCK"}, "the clue 'rock' is a visible board word"),
     ({**MEOW, "targets": ["cat", "wolf"]}, "'targets' word \"wolf\" is not on the board"),
 ]
 
@@ -154,7 +161,8 @@ def test_a_clue_without_a_vector_is_ranked_at_random_and_counted(tmp_path, capsy
     assert table.loc["random", "unread_clues"] == 0
     assert table.loc["glove", "first_guess"] >= 2 / 3  # the two readable turns agree
     err = capsys.readouterr().err
-    assert "guesser 'glove' has no vector for 1 clue(s) (qwzxv)" in err and "\n" == err[-1]
+    assert "guesser 'glove' has no vector for 1 clue(s) (qwzxv; lines 2)" in err
+    assert "\n" == err[-1]
 
 
 @pytest.fixture()
@@ -180,8 +188,66 @@ def test_cli_prints_the_table(cli, tmp_path):
 
 
 def test_cli_bad_file_is_a_one_line_error(cli, tmp_path):
-    path = write(tmp_path / "t.jsonl", MEOW, with_board(BOARD[:24]))
+    path = write(tmp_path / "t.jsonl", MEOW, with_board(BOARD[:1]))
     result = CliRunner().invoke(cli, ["eval-guesser", "--turns", str(path)])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and " line 2: " in lines[0]
+
+
+def test_real_records_as_they_come(tmp_path, capsys):
+    # A 20-card board part-way through a game, a turn with no guesses, a missing number.
+    board = BOARD[:20]
+    partway = {**MEOW, "board": board, "revealed": ["bank", "piano"], "number": None}
+    none = {**MEOW, "guesses": []}
+    path = write(tmp_path / "t.jsonl", partway, none, {**partway, "clue": "purr"})
+    read = read_turns(path)
+    assert len(read.turns) == 2 and read.skipped == [(f"{path} line 2", "no guesses")]
+    assert read.turns[0].number is None and read.turns[0].revealed == (1, 2)
+    assert len(read.turns[0].visible) == 18
+    table = evaluate_guesser(path, ["glove", "random", "crossplay"]).set_index("guesser")
+    assert (table["turns"] == 2).all()
+    assert table.loc["glove", "first_guess"] == 1.0
+    floor = table.loc[FLOOR_NAME]
+    assert floor["first_guess"] == pytest.approx(1 / 18) and floor["mean_rank"] == 9.5
+    assert "skipped 1 turn(s) with no guesses (lines 2)" in capsys.readouterr().err
+
+
+def test_guessers_rank_only_visible_cards_and_read_a_missing_number_as_no_limit():
+    turn = load_turns_from([{**MEOW, "revealed": ["bank", "moon"], "number": None}])[0]
+    pool = turn.board
+    for name in ("glove", "random", "glove-lexicon", "crossplay"):
+        guesser = make_agent("guesser", name)
+        order = guessing_ranking(guesser, turn, np.random.default_rng(0), pool)
+        assert sorted(order.tolist()) == sorted(turn.visible.tolist()), name
+    # A lexicon guesser reads 0 as a warning (away from the clue), null as no limit.
+    lexicon = make_agent("guesser", "minilm-lexicon")
+    unknown = guessing_ranking(lexicon, turn, np.random.default_rng(0), pool)
+    warning = guessing_ranking(
+        lexicon, load_turns_from([{**MEOW, "number": 0}])[0], np.random.default_rng(0), pool
+    )
+    assert unknown[0] == 0 and warning[0] != 0  # CAT for meow, unless warned off it
+
+
+def test_every_table_is_built_once_per_file(monkeypatch):
+    from codebots.agents import tables
+
+    turns = load_turns(FIXTURE)
+    guesser = make_agent("guesser", "minilm-lexicon")
+    pools = set()
+    real = tables.model_tables
+
+    def spy(model, pool, vocabulary):
+        pools.add(pool)
+        return real(model, pool, vocabulary)
+
+    monkeypatch.setattr("codebots.agents.guesser.model_tables", spy)
+    rankings(guesser, turns, np.random.default_rng(0))
+    assert pools == {file_pool(turns)}
+
+
+def load_turns_from(records) -> list:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return load_turns(write(Path(folder) / "t.jsonl", *records))

@@ -10,6 +10,7 @@ from scripted_play import GLOVE_AI, expected_text, find_seed, quit_halfway, scri
 from typer.testing import CliRunner
 
 from codebots.cli import app
+from codebots.missions import MISSIONS_BY_SLUG
 from codebots.play import Session
 from codebots.replay import replay_lines
 
@@ -227,6 +228,32 @@ def test_the_mission_log_campaign_inside_play(tmp_path):
         assert bad.exit_code == 1 and message in bad.output, bad.output
     assert progress.record(mission, ["sudden_death_forgiveness"], True, "x.jsonl") is None
     assert CampaignProgress.load(progress_file).spent == ["sudden_death_forgiveness"]
+    # A campaign begun without the expert option keeps it.
+    bad = runner.invoke(app, ["play", "--campaign", str(progress_file), "--expert"])
+    assert bad.exit_code == 1 and "was begun without the expert option" in bad.output
+
+
+def test_an_expert_campaign_plays_every_mission_with_one_token_fewer(tmp_path):
+    from codebots.campaign_progress import CampaignProgress
+
+    progress_file = tmp_path / "expert.json"
+    record = tmp_path / "g.jsonl"
+    arguments = ["play", *GLOVE_AI, "--campaign", str(progress_file), "--expert"]
+    result = runner.invoke(app, [*arguments, "--seed", "5", "--save", str(record)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "mission: London (mission/london[expert])" in result.output
+    assert "expert option: every mission has one token fewer" in result.output
+    assert CampaignProgress.load(progress_file).expert  # saved when the campaign began
+    session = Session.load(record)
+    assert int(session.state.bank[0]) == 9  # London is 10/10: one token fewer
+    progress = CampaignProgress.load(progress_file)
+    assert progress.variant_for(MISSIONS_BY_SLUG["privet-drive"], []) == (
+        "mission/privet-drive[expert]"
+    )
+    later = runner.invoke(
+        app, ["play", *GLOVE_AI, "--campaign", str(progress_file)], input="quit\n"
+    )  # kept without repeating the flag
+    assert later.exit_code == 0 and "(mission/london[expert])" in later.output, later.output
 
 
 def test_the_ai_partner_of_a_person_is_the_crossplay_agent(tmp_path):

@@ -37,6 +37,9 @@ def campaign(
         str, typer.Option(metavar="INT", help="Games after which a campaign gives up.")
     ] = "2000",
     policy: Annotated[str, typer.Option(help="Reward bonus policy: greedy or none.")] = "greedy",
+    expert: Annotated[
+        bool, typer.Option(help="The expert option: every mission with one token fewer.")
+    ] = False,
     out_dir: Annotated[
         str | None, typer.Option(help="Write mission_table.csv and mission_table.md here.")
     ] = None,
@@ -89,10 +92,13 @@ def campaign(
         if out_dir:
             check_output_folder("--out-dir", out_dir, ("mission_table.csv", "mission_table.md"))
         spy, guess, label = _pairing(pair, spymaster, guesser)
-        records = play_missions(spy, guess, n_games, first_seed, progress=progress_wanted())
+        records = play_missions(
+            spy, guess, n_games, first_seed, progress=progress_wanted(), expert=expert
+        )
         table = summarize_missions(records)
         typer.echo(
-            f"Mission log, {label}, {n_games} games per mission "
+            f"Mission log{' (expert: one token fewer)' if expert else ''}, {label}, "
+            f"{n_games} games per mission "
             f"(seeds {first_seed}..{first_seed + n_games - 1})\n"
         )
         typer.echo(to_markdown(table))
@@ -116,7 +122,9 @@ def campaign(
         if n_campaigns:
             typer.echo(f"\nSimulated campaigns (bonus policy {policy}):")
         for index in range(n_campaigns):
-            result = simulate_campaign(spy, guess, first_seed + 1 + index, limit, policy)
+            result = simulate_campaign(
+                spy, guess, first_seed + 1 + index, limit, policy, expert=expert
+            )
             results.append(result)
             outcome = (
                 f"finished in {result.games_played} games"

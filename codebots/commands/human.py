@@ -18,8 +18,9 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 metavar="FILE",
-                help='JSONL, one turn a line: {"board": [25 words], "clue": "ocean", '
-                '"number": 2, "guesses": ["WHALE", "SHIP"]}.',
+                help='JSONL, one turn a line: {"board": [2-25 words], "clue": "ocean", '
+                '"number": 2 (or null), "guesses": ["WHALE", "SHIP"], "revealed": [covered '
+                "cards, optional]}; turns with no guesses are skipped and listed.",
             ),
         ],
         guesser: Annotated[

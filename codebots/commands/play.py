@@ -75,6 +75,13 @@ def play(
         str,
         typer.Option(help="With --campaign: held reward bonuses to spend, comma-separated."),
     ] = "",
+    expert: Annotated[
+        bool,
+        typer.Option(
+            help="With --campaign: the expert option, every mission with one token fewer (set"
+            " when the campaign begins, kept after)."
+        ),
+    ] = False,
 ) -> None:
     """Play a game with the AI at the terminal; every move is saved as it is made.
 
@@ -102,6 +109,7 @@ def play(
         "--campaign": campaign,
         "--mission": mission,
         "--use-bonus": use_bonus or None,
+        "--expert": expert or None,
     }
     try:
         session = _open_session(resume, {k: v for k, v in given.items() if v is not None})
@@ -174,7 +182,7 @@ def _open_session(resume: str | None, given: dict):
         typer.echo(f"resumed {resume}: {len(session.events)} moves replayed")
         return session
     campaign = given.get("--campaign")
-    for option in ("--mission", "--use-bonus"):
+    for option in ("--mission", "--use-bonus", "--expert"):
         if option in given and not campaign:
             raise CodebotsError(f"{option} needs --campaign FILE (the mission-log progress)")
     if campaign and "--variant" in given:
@@ -184,7 +192,12 @@ def _open_session(resume: str | None, given: dict):
     variant, plan = given.get("--variant", "classic"), None
     if campaign:
         variant, plan = campaign_game(
-            campaign, given.get("--mission"), given.get("--use-bonus", ""), number, seed is not None
+            campaign,
+            given.get("--mission"),
+            given.get("--use-bonus", ""),
+            number,
+            seed is not None,
+            bool(given.get("--expert")),
         )
     if "--role" in given and get_variant(variant).family == "duet":
         raise CodebotsError(
@@ -244,7 +257,7 @@ def replay(path: Annotated[str, typer.Argument(help="A game record written by pl
 
 
 def campaign_game(
-    path: str, slug: str | None, use: str, seed: int, chosen: bool
+    path: str, slug: str | None, use: str, seed: int, chosen: bool, expert: bool = False
 ) -> tuple[str, dict]:
     """Show the campaign, pick the mission and the bonuses: (variant label, plan).
 
@@ -254,6 +267,7 @@ def campaign_game(
     from codebots.campaign_progress import CampaignProgress
 
     progress = CampaignProgress.load(path)
+    progress.choose_expert(expert)
     for line in progress.status_lines():
         typer.echo(line)
     mission = progress.choose(slug)
