@@ -29,7 +29,7 @@ from codebots.engine.team import MARVEL_RANKS
 from codebots.errors import CodebotsError
 from codebots.keys import as_seeds
 from codebots.minds import is_cross, minds_of
-from codebots.validity import checker_for
+from codebots.validity import variant_checker
 from codebots.variants import Variant, get_variant
 from codebots.vocab import load_pool
 
@@ -78,7 +78,7 @@ def play_batch(
     """
     variant = game.variant
     words = load_pool(variant.pool).words
-    checker = checker_for(words)
+    checker = variant_checker(variant, words)  # the strict rule with the experts option
     state = game.reset(seeds)
     size = state.batch_size
     seated = isinstance(spymaster, Seat)

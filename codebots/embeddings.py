@@ -65,10 +65,14 @@ class Embedding:
 class KeyedEmbedding(Embedding):
     """A word model over a fixed vocabulary (GloVe, word2vec, fastText files)."""
 
-    def __init__(self, vectors: WordVectors):
+    def __init__(self, vectors: WordVectors, unknown_cards_zero: bool = False):
         self.wv = vectors
         self.name = vectors.name
         self.dim = vectors.dim
+        # A card none of whose words (or parts) the model has: an error (the default: the
+        # pool should change), or a zero vector, "means nothing to this mind" (for a mind
+        # of a committee that knows few names, such as the dictionary vectors).
+        self.unknown_cards_zero = unknown_cards_zero
 
     def has(self, word: str) -> bool:
         return word in self.wv.key_to_index
@@ -96,6 +100,8 @@ class KeyedEmbedding(Embedding):
                 pieces.append(word)
             else:
                 pieces.extend(p for p in compound_parts(word) if p in self.wv.key_to_index)
+        if not pieces and self.unknown_cards_zero:
+            return np.zeros(self.dim, dtype=np.float32)
         if not pieces:
             raise CodebotsError(
                 f"the card '{card}' has no vector in '{self.name}' (none of its words or parts "
@@ -251,7 +257,7 @@ def load_embedding(spec: str = "glove") -> Embedding:
     if spec == "wordnet":  # word2vec trained on WordNet's glosses (codebots.gloss_vectors)
         from codebots.gloss_vectors import gloss_vectors
 
-        return KeyedEmbedding(gloss_vectors())
+        return KeyedEmbedding(gloss_vectors(), unknown_cards_zero=True)  # GAMORA: no gloss
     if spec.startswith("kv:"):
         return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
     raise CodebotsError(

@@ -42,7 +42,7 @@ from codebots.game_record import RECORD_VERSION, create_record, read_record, rec
 from codebots.keys import as_seeds
 from codebots.render import ROWS
 from codebots.report import atomic_write_text
-from codebots.validity import CheckOptions, check_clue, checker_for
+from codebots.validity import CheckOptions, check_clue, variant_checker
 from codebots.variants import get_variant
 from codebots.vocab import load_pool
 
@@ -285,7 +285,8 @@ class Session:
             view = spymaster_view(self.spec, self.words, self.state, active)
             clues = self.spymaster.clues(view, self.rng)
             word, number = clues.words[0], int(clues.numbers[0])
-            valid = bool(checker_for(self.words).valid([word], self.state.cards, view.visible)[0])
+            checker = variant_checker(self.spec, self.words)
+            valid = bool(checker.valid([word], self.state.cards, view.visible)[0])
             targets = [self.card_word(i) for i in (clues.targets[0] if clues.targets else ())]
             event = {
                 "type": "clue",
@@ -413,7 +414,8 @@ class Session:
                 raise InputProblem(f"{self.spec.label} does not allow 0 clues")
             if number == UNLIMITED and not self.spec.unlimited_clues:
                 raise InputProblem(f"{self.spec.label} does not allow unlimited clues")
-        verdict = check_clue(word, self.visible_words(), CheckOptions(relaxed=self.relaxed))
+        options = CheckOptions(strict=self.spec.experts, relaxed=self.relaxed)
+        verdict = check_clue(word, self.visible_words(), options)
         if not verdict.valid and not self.penalties:
             raise InputProblem(f"invalid clue: {verdict.reason}")
         event = {

@@ -192,6 +192,26 @@ class ClueChecker:
         self._ids: dict[str, int] = {}
         self._columns: list[np.ndarray] = []
         self._table = np.zeros((len(self.pool), 0), dtype=bool)
+        # The strict rule by lookups (the same answer as _substring, card by card): rows of
+        # the cards holding each piece, and of the cards with a piece containing a string.
+        self._piece_rows: dict[str, set[int]] = {}
+        self._inside_rows: dict[str, set[int]] = {}
+        if options.strict:
+            for row, card in enumerate(self.pool):
+                for piece in card_pieces(card):
+                    self._piece_rows.setdefault(piece, set()).add(row)
+                    for start in range(len(piece)):
+                        for end in range(start + 1, len(piece) + 1):
+                            self._inside_rows.setdefault(piece[start:end], set()).add(row)
+
+    def _substring_rows(self, token: str) -> set[int]:
+        """Rows whose card shares a piece with ``token`` under the strict rule."""
+        rows = set(self._inside_rows.get(token, ()))  # the token is inside a piece
+        pieces = self._piece_rows
+        for start in range(len(token)):  # a piece is inside the token
+            for end in range(start + 1, len(token) + 1):
+                rows |= pieces.get(token[start:end], set())
+        return rows
 
     def forbidders(self, word: str) -> np.ndarray:
         """Sorted pool rows whose card forbids the clue ``word`` (all rows if not one word)."""
@@ -203,11 +223,7 @@ class ClueChecker:
             for key in clue_keys(token):
                 rows.update(self._index.get(key, ()))
             if self.options.strict:
-                rows.update(
-                    row
-                    for row, card in enumerate(self.pool)
-                    if _substring(word, token, card) is not None
-                )
+                rows |= self._substring_rows(token)
         return np.array(sorted(rows), dtype=np.intp)
 
     def word_ids(self, words: Sequence[str]) -> np.ndarray:
@@ -316,3 +332,14 @@ class ForbidTable:
 def checker_for(pool: tuple[str, ...], options: CheckOptions = CheckOptions()) -> ClueChecker:
     """The shared :class:`ClueChecker` of a pool (its columns are reused across runs)."""
     return ClueChecker(pool, options)
+
+
+def variant_options(variant) -> CheckOptions:
+    """The clue rules of a variant: the strict rule with the experts option (RULES section 1:
+    a clue may not contain a card's name or any part of it)."""
+    return CheckOptions(strict=bool(getattr(variant, "experts", False)))
+
+
+def variant_checker(variant, pool: tuple[str, ...]) -> ClueChecker:
+    """The shared checker of ``pool`` under ``variant``'s clue rules."""
+    return checker_for(pool, variant_options(variant))

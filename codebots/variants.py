@@ -36,6 +36,7 @@ class Variant:
     zero_clue_guesses: int = 0  # guess limit after a 0 clue; 0: none (RULES 1), 1: n + 1 (RULES 2)
     unlimited_clues: bool = True
     infinity_gauntlet: bool = False
+    experts: bool = False  # Marvel experts: a clue shares no letters' piece with a card
     board_source: str = "pool"  # "competition": the 2019 framework's Python-random boards
     # Duet and the mission log.
     tokens: int = 10
@@ -155,6 +156,7 @@ TEAM_OPTIONS = frozenset(
         "zero_clue_guesses",
         "unlimited_clues",
         "infinity_gauntlet",
+        "experts",
         "board_source",
     }
 )

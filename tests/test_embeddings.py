@@ -104,3 +104,17 @@ def test_combined_cosine_is_the_mean_of_the_models():
     g = glove.embed_words(["ocean", "water"])
     m = minilm.embed_words(["ocean", "water"])
     assert np.isclose(cosine(a, b), (cosine(*g) + cosine(*m)) / 2, atol=1e-5)
+
+
+def test_a_card_the_dictionary_mind_lacks_means_nothing_to_it():
+    # The dictionary vectors know few names: in a committee such a card is a zero vector
+    # (every clue as far from it), where a single-model agent's pool error stays.
+    from codebots.agents.tables import model_tables, shared_vocabulary
+
+    vocabulary = shared_vocabulary(("glove", "wordnet"), 2_000)
+    pool = ("GAMORA", "DOG", "OCEAN")
+    tables = model_tables("wordnet", pool, vocabulary)
+    assert not tables.card_vectors[0].any() and not tables.sims[0].any()
+    assert tables.card_vectors[1].any() and np.isfinite(tables.zsims).all()
+    with pytest.raises(CodebotsError, match="the card 'QWXZK' has no vector in 'glove'"):
+        model_tables("glove", ("QWXZK", "DOG"), vocabulary)

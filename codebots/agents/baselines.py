@@ -7,7 +7,7 @@ import numpy as np
 from codebots.agents.base import Clues, register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
-from codebots.validity import checker_for
+from codebots.validity import variant_checker
 from codebots.vocab import clue_vocabulary
 
 
@@ -36,7 +36,7 @@ class RandomSpymaster:
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
         size = len(view.active)
-        checker = checker_for(view.words)
+        checker = variant_checker(view.variant, view.words)
         picks = rng.integers(len(self.vocabulary), size=size)
         pending = view.active.copy()
         for _ in range(100):  # redraw words that clash with a visible card

@@ -41,6 +41,7 @@ from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
+    forbid_for,
     model_tables,
     related_neighbours,
     shared_vocabulary,
@@ -213,7 +214,7 @@ class EmbeddingSpymaster:
         slots = max(int(targets_l.sum(axis=1).max()), 1)  # late in a game: fewer targets
         candidates = neighbours[cards_l[:, :slots]].reshape(size, -1)  # (G, C)
         candidate_ok = np.repeat(targets_l[:, :slots], neighbours.shape[1], axis=1)
-        candidate_ok &= ~main.forbid.forbidden(cards, visible, candidates)
+        candidate_ok &= ~forbid_for(view.variant, main).forbidden(cards, visible, candidates)
         if len(self._given_count) == len(view.active):  # never the same clue twice
             given = self._given[games]  # (G, MEMORY)
             candidate_ok &= ~(candidates[:, :, None] == given[:, None, :]).any(axis=2)
@@ -399,7 +400,8 @@ class EmbeddingSpymaster:
             else main.neighbours
         )
         words = neighbours[board[rows, cards]]  # (G, K)
-        ok = ~main.forbid.forbidden(board, visible, words) & main.dictionary[words]
+        forbid = forbid_for(view.variant, main)
+        ok = ~forbid.forbidden(board, visible, words) & main.dictionary[words]
         ok &= ~(words[:, :, None] == self._given[games][:, None, :]).any(axis=2)
         others = visible.copy()
         others[rows, cards] = False

@@ -18,7 +18,7 @@ from codebots.cache import cached
 from codebots.embeddings import Embedding, load_embedding
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
-from codebots.validity import ForbidTable, checker_for
+from codebots.validity import CheckOptions, ForbidTable, checker_for
 from codebots.vocab import clue_vocabulary
 
 DEFAULT_VOCABULARY = 50_000
@@ -86,7 +86,9 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     # without it cards that lean that way are near every clue. Both agents of a model use
     # the same centred vectors (docs/agents.md has the measurements).
     centre = clue_vectors.mean(axis=0)
-    card_vectors = unit_rows(embedding.embed_cards(pool) - centre)
+    raw_cards = embedding.embed_cards(pool)  # (P, d); a zero row: a card the model lacks
+    card_vectors = unit_rows(raw_cards - centre)
+    card_vectors[~raw_cards.any(axis=1)] = 0.0  # it stays a card of no meaning
     clue_vectors = unit_rows(clue_vectors - centre)
     sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
     forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
@@ -117,6 +119,20 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
 
 
 @functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=8)
+def _strict_forbid(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> ForbidTable:
+    checker = checker_for(pool, CheckOptions(strict=True))
+    return checker.forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
+
+
+def forbid_for(variant, tables: ModelTables) -> ForbidTable:
+    """The forbid table of ``tables`` under ``variant``'s clue rules: the strict one (every
+    clue sharing a piece of letters with a card) with the experts option (RULES section 1)."""
+    if not getattr(variant, "experts", False):
+        return tables.forbid
+    return _strict_forbid(tables.pool, tables.vocabulary)
+
+
 def related_neighbours(
     model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...]
 ) -> np.ndarray:
