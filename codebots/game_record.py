@@ -23,7 +23,7 @@ from codebots.keys import MAX_SEED
 
 RECORD_VERSION = 1
 HEADER_FIELDS = {"variant": str, "seed": int, "role": str, "spymaster": str, "guesser": str}
-MOVE_TYPES = ("clue", "guess", "cover")
+MOVE_TYPES = ("clue", "guess", "cover", "turn")  # turn: a Duet choice of who acts next
 MOVERS = ("human", "ai")
 
 
@@ -43,7 +43,7 @@ def _move_problem(move: dict) -> str | None:
     """What is wrong with the form of one move (None: nothing)."""
     kind = move.get("type")
     if kind not in MOVE_TYPES:
-        return f"has no move type (clue, guess or cover), but {json.dumps(kind)}"
+        return f"has no move type (clue, guess, cover or turn), but {json.dumps(kind)}"
     if move.get("by") not in MOVERS:
         return "does not say who moved ('by': human or ai)"
     if not isinstance(move.get("word"), str):
@@ -53,6 +53,9 @@ def _move_problem(move: dict) -> str | None:
             return "a clue without an integer 'number'"
         if not isinstance(move.get("valid", True), bool):
             return "a clue whose 'valid' is not true/false"
+    elif kind == "turn":
+        if move.get("next") not in MOVERS:
+            return "a turn choice without 'next' (human or ai)"
     elif not _is_int(move.get("card")):
         return f"a {kind} without an integer 'card'"
     return None

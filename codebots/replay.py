@@ -28,6 +28,9 @@ def replay_lines(path: str | Path) -> list[str]:
         if event["type"] == "clue":
             count = "unlimited" if event["number"] == UNLIMITED else event["number"]
             lines.append(f"{number:3d}. {who} clue: {event['word']} {count}")
+        elif event["type"] == "turn":  # a Duet choice of who acts next
+            acts = "the AI acts next" if event["next"] == "ai" else "you take the next clue"
+            lines.append(f"{number:3d}. {who}: {acts}")
         else:
             result = f" -> {event['result']}" if event.get("result") else ""
             lines.append(f"{number:3d}. {who} {event['type']}: {event['word']}{result}")

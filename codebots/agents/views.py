@@ -96,17 +96,18 @@ def giver_identity(state: TeamState | DuetState) -> np.ndarray:
     return relative_identity(state.key, state.team)
 
 
-def judging_side(state: DuetState) -> np.ndarray:
+def judging_side(state: DuetState, guesser: np.ndarray | None = None) -> np.ndarray:
     """``(B,)`` the Duet side that judges the next guess (the giver, or in sudden death the
-    partner of the default guesser)."""
+    partner of the guesser: ``guesser`` (B,) when the players chose, else the default)."""
     default_guesser = np.where(state.greens_left()[:, 1] > 0, 0, 1)
-    return np.where(state.phase == SUDDEN_DEATH, 1 - default_guesser, state.giver)
+    sudden_guesser = default_guesser if guesser is None else guesser
+    return np.where(state.phase == SUDDEN_DEATH, 1 - sudden_guesser, state.giver)
 
 
-def judging_identity(state: TeamState | DuetState) -> np.ndarray:
+def judging_identity(state: TeamState | DuetState, guesser=None) -> np.ndarray:
     """``(B, 25) int8`` the side that judges the next guess (the oracle's secret)."""
     if isinstance(state, DuetState):
-        return state.key[np.arange(state.batch_size), judging_side(state)]
+        return state.key[np.arange(state.batch_size), judging_side(state, guesser)]
     return relative_identity(state.key, state.team)
 
 
@@ -153,10 +154,13 @@ def guesser_view(
     clue_number,
     privileged,
     new_clue: np.ndarray | None = None,
+    sudden_guesser: np.ndarray | None = None,
 ) -> GuesserView:
+    """What a guesser sees; ``sudden_guesser`` (B,): in Duet sudden death, the player who
+    guesses when the players chose (default: the rule's default guesser)."""
     guessing = state.phase == GUESS
     duet = isinstance(state, DuetState)
-    judge = judging_side(state) if duet else None  # (B,) the side whose key decides
+    judge = judging_side(state, sudden_guesser) if duet else None  # (B,) whose key decides
     return GuesserView(
         variant=variant,
         words=words,
@@ -172,7 +176,7 @@ def guesser_view(
         revealed=revealed_identity(state),
         new_clue=np.zeros(len(active), bool) if new_clue is None else new_clue,
         side=(judge if duet else state.team).astype(np.int8),
-        secret=judging_identity(state) if privileged else None,
+        secret=judging_identity(state, sudden_guesser) if privileged else None,
         own_key=guesser_key(state, judge),
         sudden_death=(state.phase == SUDDEN_DEATH) if duet else None,
     )

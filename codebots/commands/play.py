@@ -15,7 +15,20 @@ means none of ours relate to it: the AI guesser keeps away from its cards for th
 game. A guess is a card name (any case, a unique prefix is enough) or a grid square like B3;
 'stop' to end your guesses; 'help'; 'quit' (the game is saved; resume it with --resume)."""
 
-PROMPTS = {"clue": "your clue", "guess": "your guess", "cover": "cover which agent"}
+PROMPTS = {
+    "clue": "your clue",
+    "guess": "your guess",
+    "cover": "cover which agent",
+    "turn": "the AI gives the next clue: enter, or 'mine' to give it yourself",
+}
+DUET_HELP = """Duet: each turn costs a token from the time bank: a bystander guess takes one (it
+stays visible: it may be green for the other side), stopping after a correct guess takes
+another. The giver's side decides every guess; touching its assassin loses at once. With the
+bank empty comes sudden death: no more clues, any wrong guess loses. 'pass' lets the AI give
+this clue (or make this sudden-death guess) where the rules let either player act: the first
+clue, the looser turn order (two clues in a row at most), sudden death. When one side's
+greens are all found, the other player gives every clue. Score on a win: 3 per token left,
++1 per token taken by stopping, -1 after sudden death."""
 
 
 def register(app: typer.Typer) -> None:
@@ -121,28 +134,30 @@ def play(
     try:
         while not session.done:
             move = session.human_move()
+            before = session.greens_left()
             if move is None:
                 event = session.ai_move()
-                typer.echo(describe(event))
+                say(describe(event), session, before)
                 continue
             show(console, session)
+            prompt = PROMPTS[move] + (" (or 'pass')" if session.may_pass() else "")
             try:
-                text = input(f"{PROMPTS[move]}> ")
+                text = input(f"{prompt}> ")
             except EOFError:
                 text = "quit"
             command = text.strip().lower()
             if command in ("quit", "exit"):
                 typer.echo(saved_line(session))
                 raise typer.Exit(0)
-            if command in ("help", "?", ""):
-                typer.echo(HELP)
+            if command in ("help", "?") or (command == "" and move != "turn"):
+                typer.echo(HELP + ("\n" + DUET_HELP if session.duet else ""))
                 continue
             try:
                 event = getattr(session, f"human_{move}")(text)
             except InputProblem as problem:
                 typer.echo(f"! {problem}")
                 continue
-            typer.echo(describe(event))
+            say(describe(event), session, before)
     except KeyboardInterrupt:  # every move made is already in the record
         typer.echo(f"\ninterrupted: {saved_line(session)}", err=True)
         raise typer.Exit(INTERRUPTED) from None
@@ -309,8 +324,17 @@ def finish_campaign_game(session) -> None:
     typer.echo(f"campaign saved to {plan['path']}: {len(progress.won)} of 24 missions won")
 
 
+def say(line: str, session, before: tuple[int, int]) -> None:
+    """A move's line, then the hand-over it caused (Duet), if any."""
+    typer.echo(line)
+    for announcement in session.announcements(before):
+        typer.echo(f"* {announcement}")
+
+
 def describe(event: dict) -> str:
     who = "You" if event.get("by") == "human" else "AI"
+    if event["type"] == "turn":
+        return "You let the AI act next" if event["next"] == "ai" else "You take the next clue"
     if event["type"] == "clue":
         number = "unlimited" if event["number"] == -1 else event["number"]
         note = " (invalid: penalty)" if not event.get("valid", True) else ""

@@ -150,12 +150,7 @@ class DuetGame:
         giver = np.where(giver_asked == -1, scheduled, giver_asked).astype(np.int8)
         legal &= (giver_asked >= -1) & (giver_asked <= 1)
         giver_index = np.clip(giver, 0, 1).astype(np.intp)
-        legal &= state.greens_left()[rows, giver_index] > 0
-        other_named = giver != scheduled
-        may_switch = state.turns == 0
-        if self.variant.loose_turn_order:
-            may_switch = may_switch | (giver != state.last_giver) | (state.streak < 2)
-        legal &= ~other_named | may_switch
+        legal &= self.legal_givers(state)[rows, giver_index]
         legal &= ~two_word | (state.two_word_left > 0)
         legal &= ~double | (state.double_left > 0)
 
@@ -321,6 +316,19 @@ class DuetGame:
         """``(B, 25) bool`` cards a guess may touch now."""
         guessing = (state.phase == GUESS) | (state.phase == SUDDEN_DEATH)
         return guessing[:, None] & ~state.covered
+
+    def legal_givers(self, state: DuetState) -> np.ndarray:
+        """``(B, 2) bool``: player p may give the next clue (phase CLUE aside). The scheduled
+        giver, or the other player on the first clue ("either player may start") and, with
+        ``loose_turn_order``, unless that player has just given two in a row; never a
+        player whose greens (on their own side) are all found (the hand-over of RULES 3)."""
+        players = np.arange(2)[None, :]  # (1, 2)
+        scheduled = state.giver[:, None] == players  # (B, 2)
+        may_switch = (state.turns == 0)[:, None]
+        if self.variant.loose_turn_order:
+            two_in_a_row = (state.last_giver[:, None] == players) & (state.streak[:, None] >= 2)
+            may_switch = may_switch | ~two_in_a_row
+        return (scheduled | may_switch) & (state.greens_left() > 0)
 
     def sudden_death_guessers(self, state: DuetState) -> np.ndarray:
         """``(B, 2) bool``: player p may guess in sudden death (side 1-p has greens left)."""

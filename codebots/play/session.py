@@ -36,10 +36,12 @@ from codebots.engine import (
     GuessAction,
     make,
 )
-from codebots.engine.constants import END_ASSASSIN, END_ILLEGAL, END_REASON_NAMES
+from codebots.engine.constants import END_ILLEGAL
 from codebots.errors import CodebotsError
 from codebots.game_record import RECORD_VERSION, create_record, read_record, record_text
 from codebots.keys import as_seeds
+from codebots.play.duet_choices import DuetChoices, InputProblem
+from codebots.play.explain import Explaining
 from codebots.render import ROWS
 from codebots.report import atomic_write_text
 from codebots.validity import CheckOptions, check_clue, variant_checker
@@ -53,17 +55,13 @@ DEFAULT_AI = "crossplay"
 PHASE_MOVES = {CLUE: "clue", GUESS: "guess", SUDDEN_DEATH: "guess", COVER: "cover"}
 
 
-class InputProblem(ValueError):
-    """The person's input cannot be used; the message says why and what to type."""
-
-
 def new_seed() -> int:
     """A fresh board seed for a game whose seed the person left out (the record keeps it)."""
     return secrets.randbelow(10**9)
 
 
 @dataclass
-class Session:
+class Session(DuetChoices, Explaining):
     variant: str
     seed: int
     role: str
@@ -94,6 +92,9 @@ class Session:
         self._agents: dict[str, object] = {}
         self._clues: list[tuple[dict, int]] = []
         self.clue_word, self.clue_number, self.new_clue = "", 0, False
+        # Duet: who the person chose to act next ("ai" / "human") where the rules let the
+        # players choose (who starts, the looser turn order, sudden death); None: the usual.
+        self.turn_choice: str | None = None
 
     @property
     def spymaster(self):
@@ -179,6 +180,14 @@ class Session:
             raise CodebotsError(f"{where}: a move after the game ended; the record is damaged")
         kind = PHASE_MOVES[int(self.state.phase[0])]
         mover = "ai" if expected is None else "human"
+        if move["type"] == "turn" and mover == "human":
+            if not self.choice_allowed(move["next"]):
+                raise CodebotsError(
+                    f"{where}: a choice of who acts next, but the rules leave none here; the "
+                    "record is damaged"
+                )
+            self.apply(move)
+            return
         if move["type"] != kind or move["by"] != mover:
             whose = "the AI's" if mover == "ai" else "your"
             raise CodebotsError(
@@ -213,11 +222,7 @@ class Session:
         if phase == DONE:
             return "done"
         if self.duet:
-            if phase == CLUE:
-                return "clue" if self.state.giver[0] == 0 else None
-            if phase == GUESS:
-                return "guess" if self.state.giver[0] == 1 else None
-            return "guess" if self.game.sudden_death_guessers(self.state)[0, 0] else None
+            return self._duet_move(phase)
         team = int(self.state.team[0])
         ours = team == 0
         gives = self.role in ("spymaster", "team")
@@ -235,6 +240,12 @@ class Session:
     def apply(self, event: dict) -> None:
         """Apply one recorded move to the engine and append it to the record."""
         kind = event["type"]
+        if kind == "turn":
+            self.turn_choice = event["next"]
+            self.events.append(event)
+            return
+        if kind == "clue" or (kind == "guess" and self.state.phase[0] == SUDDEN_DEATH):
+            self.turn_choice = None
         if kind == "clue":
             self.state = self.game.step_clue(
                 self.state,
@@ -281,8 +292,10 @@ class Session:
 
         phase = int(self.state.phase[0])
         active = np.ones(1, bool)
+        taken = self.duet and phase == CLUE and self.state.giver[0] == 0  # the person passed
         if phase == CLUE:
-            view = spymaster_view(self.spec, self.words, self.state, active)
+            state = self.state.replace(giver=np.ones(1, np.int8)) if taken else self.state
+            view = spymaster_view(self.spec, self.words, state, active)
             clues = self.spymaster.clues(view, self.rng)
             word, number = clues.words[0], int(clues.numbers[0])
             checker = variant_checker(self.spec, self.words)
@@ -298,6 +311,8 @@ class Session:
                 "margin": self._margin(view, word, number),
                 "minds": self._agreeing(view, word, clues.targets[0] if clues.targets else ()),
             }
+            if taken:
+                event["giver"] = 1
         elif phase in (GUESS, SUDDEN_DEATH):
             view = guesser_view(
                 self.spec,
@@ -308,6 +323,7 @@ class Session:
                 np.array([self.clue_number], np.int16),
                 self.guesser.privileged,
                 np.array([self.new_clue]),
+                sudden_guesser=np.ones(1, np.int64) if phase == SUDDEN_DEATH else None,
             )
             card = int(self.guesser.guesses(view, self.rng)[0])
             event = {
@@ -335,40 +351,6 @@ class Session:
             }
         self._record(event)
         return event
-
-    def _reads(self, word: str) -> bool:
-        """Whether the AI guesser knows the clue word (agents without a model: always)."""
-        reads_clue = getattr(self.guesser, "reads_clue", None)
-        return reads_clue is None or reads_clue(self.words, word)
-
-    def _margin(self, view, word: str, number: int) -> float | None:
-        if not hasattr(self.spymaster, "top_clues"):
-            return None
-        for row in self.spymaster.top_clues(view, 0, 20):
-            if row["clue"] == word:
-                return round(row["margin"], 3)
-        return None
-
-    def _agreeing(self, view, word: str, targets) -> list[str]:
-        """The AI spymaster's minds for which the clue singles out its targets."""
-        if not hasattr(self.spymaster, "agreeing_minds"):
-            return []
-        return self.spymaster.agreeing_minds(view, 0, word, targets)
-
-    def _runner_up(self, view, card: int) -> list[str]:
-        """The guesser's next choices after ``card`` (embedding guessers), for explanations."""
-        if not hasattr(self.guesser, "clue_vectors") or not self.clue_word:
-            return []
-        from codebots.agents.tables import model_tables
-
-        table = model_tables(self.guesser.model, self.words, self.guesser.vocabulary)
-        clue = self.guesser.clue_vectors(table, [self.clue_word])[0]
-        sims = table.card_vectors[self.state.cards[0]] @ clue
-        legal = view.legal[0].copy()
-        if card >= 0:
-            legal[card] = False
-        order = np.argsort(-np.where(legal, sims, -np.inf))
-        return [self.card_word(i) for i in order[:2] if legal[i]]
 
     # -- the person's input --------------------------------------------------------------
 
@@ -398,6 +380,13 @@ class Session:
         raise InputProblem(f"no card '{text.lower()}' on the board{hint}")
 
     def human_clue(self, text: str) -> dict:
+        if text.strip().lower() == "pass":
+            return self.human_turn("pass")
+        return self._human_event(self.clue_event(text))
+
+    def clue_event(self, text: str) -> dict:
+        """The person's clue as a move, checked (an :class:`InputProblem` if it cannot be
+        given), not yet made."""
         parts = text.strip().split()
         if len(parts) < 2:
             raise InputProblem("give a clue as: word number (e.g. 'ocean 2', 'fruit unlimited')")
@@ -425,9 +414,13 @@ class Session:
             "number": number,
             "valid": verdict.valid,
         }
-        return self._human_event(event)
+        if self.duet and self.state.giver[0] == 1:  # the person took the AI's turn
+            event["giver"] = 0
+        return event
 
     def human_guess(self, text: str) -> dict:
+        if text.strip().lower() == "pass" and self.state.phase[0] == SUDDEN_DEATH:
+            return self.human_turn("pass")
         if text.strip().lower() == "stop":
             if self.state.phase[0] == SUDDEN_DEATH:
                 raise InputProblem("no stopping in sudden death: guess a card")
@@ -466,52 +459,3 @@ class Session:
         self.apply(event)
         event["result"] = self.outcome(event)
         self.save()
-
-    # -- describing what happened --------------------------------------------------------
-
-    def outcome(self, event: dict) -> str:
-        """What the move just applied revealed, in words ("" for clues and stops)."""
-        if event["type"] == "clue":
-            return "" if event.get("valid", True) else "invalid: penalty"
-        card = event.get("card", -1)
-        if card < 0:
-            return ""
-        if self.duet:
-            if self.state.found[0, card]:
-                return "green agent"
-            hit_assassin = self.done and self.state.end_reason[0] == END_ASSASSIN
-            return "assassin" if hit_assassin else "bystander"
-        names = {0: "red agent", 1: "blue agent", 2: "bystander", 3: "assassin"}
-        return names[int(self.state.key[0, card])]
-
-    def result_text(self) -> str:
-        reason = END_REASON_NAMES[int(self.state.end_reason[0])]
-        winner = int(self.state.winner[0])
-        if self.duet or self.spec.opponent != "team":
-            verdict = "You won" if winner == 0 else "You lost"
-        else:
-            verdict = "Red won" if winner == 0 else "Blue won"
-        score = self.game.score(self.state)[0]
-        extra = "" if np.isnan(score) else f", score {score:g}"
-        return f"{verdict} ({reason}{extra})."
-
-    def explanations(self) -> list[str]:
-        lines = []
-        for event in self.events:
-            if event.get("by") != "ai":
-                continue
-            if event["type"] == "clue":
-                number = "unlimited" if event["number"] == UNLIMITED else event["number"]
-                margin = "" if event.get("margin") is None else f", margin {event['margin']:+.3f}"
-                meant = ", ".join(event.get("targets", []))
-                if number == 0:  # a warning: its word points at cards to avoid
-                    meant = f"{meant}, away from the word's cards" if meant else "a warning"
-                minds = event.get("minds")
-                agreed = "" if minds is None else f"; minds agreeing: {', '.join(minds) or 'none'}"
-                lines.append(f"clue {event['word']} {number}: meant {meant or '?'}{margin}{agreed}")
-            elif event["type"] == "guess" and event["card"] >= 0:
-                runner = ", ".join(event.get("runner_up", [])) or "-"
-                lines.append(
-                    f"guess {event['word']} ({event.get('result', '')}); next choices: {runner}"
-                )
-        return lines

@@ -1,0 +1,93 @@
+"""What the terminal says about moves: outcomes, the result, and how the AI saw the game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codebots.engine import UNLIMITED
+from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
+
+
+class Explaining:
+    """Mixed into :class:`codebots.play.Session` (its agents, ``state`` and ``events``)."""
+
+    def _reads(self, word: str) -> bool:
+        """Whether the AI guesser knows the clue word (agents without a model: always)."""
+        reads_clue = getattr(self.guesser, "reads_clue", None)
+        return reads_clue is None or reads_clue(self.words, word)
+
+    def _margin(self, view, word: str, number: int) -> float | None:
+        if not hasattr(self.spymaster, "top_clues"):
+            return None
+        for row in self.spymaster.top_clues(view, 0, 20):
+            if row["clue"] == word:
+                return round(row["margin"], 3)
+        return None
+
+    def _agreeing(self, view, word: str, targets) -> list[str]:
+        """The AI spymaster's minds for which the clue singles out its targets."""
+        if not hasattr(self.spymaster, "agreeing_minds"):
+            return []
+        return self.spymaster.agreeing_minds(view, 0, word, targets)
+
+    def _runner_up(self, view, card: int) -> list[str]:
+        """The guesser's next choices after ``card`` (embedding guessers), for explanations."""
+        if not hasattr(self.guesser, "clue_vectors") or not self.clue_word:
+            return []
+        from codebots.agents.tables import model_tables
+
+        table = model_tables(self.guesser.model, self.words, self.guesser.vocabulary)
+        clue = self.guesser.clue_vectors(table, [self.clue_word])[0]
+        sims = table.card_vectors[self.state.cards[0]] @ clue
+        legal = view.legal[0].copy()
+        if card >= 0:
+            legal[card] = False
+        order = np.argsort(-np.where(legal, sims, -np.inf))
+        return [self.card_word(i) for i in order[:2] if legal[i]]
+
+    def outcome(self, event: dict) -> str:
+        """What the move just applied revealed, in words ("" for clues and stops)."""
+        if event["type"] == "clue":
+            return "" if event.get("valid", True) else "invalid: penalty"
+        card = event.get("card", -1)
+        if card < 0:
+            return ""
+        if self.duet:
+            if self.state.found[0, card]:
+                return "green agent"
+            hit_assassin = self.done and self.state.end_reason[0] == END_ASSASSIN
+            return "assassin" if hit_assassin else "bystander"
+        names = {0: "red agent", 1: "blue agent", 2: "bystander", 3: "assassin"}
+        return names[int(self.state.key[0, card])]
+
+    def result_text(self) -> str:
+        reason = END_REASON_NAMES[int(self.state.end_reason[0])]
+        winner = int(self.state.winner[0])
+        if self.duet or self.spec.opponent != "team":
+            verdict = "You won" if winner == 0 else "You lost"
+        else:
+            verdict = "Red won" if winner == 0 else "Blue won"
+        score = self.game.score(self.state)[0]
+        extra = "" if np.isnan(score) else f", score {score:g}"
+        return f"{verdict} ({reason}{extra})."
+
+    def explanations(self) -> list[str]:
+        lines = []
+        for event in self.events:
+            if event.get("by") != "ai":
+                continue
+            if event["type"] == "clue":
+                number = "unlimited" if event["number"] == UNLIMITED else event["number"]
+                margin = "" if event.get("margin") is None else f", margin {event['margin']:+.3f}"
+                meant = ", ".join(event.get("targets", []))
+                if number == 0:  # a warning: its word points at cards to avoid
+                    meant = f"{meant}, away from the word's cards" if meant else "a warning"
+                minds = event.get("minds")
+                agreed = "" if minds is None else f"; minds agreeing: {', '.join(minds) or 'none'}"
+                lines.append(f"clue {event['word']} {number}: meant {meant or '?'}{margin}{agreed}")
+            elif event["type"] == "guess" and event["card"] >= 0:
+                runner = ", ".join(event.get("runner_up", [])) or "-"
+                lines.append(
+                    f"guess {event['word']} ({event.get('result', '')}); next choices: {runner}"
+                )
+        return lines

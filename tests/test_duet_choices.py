@@ -1,0 +1,144 @@
+"""Duet at the terminal: the choices RULES section 3 leaves to the players, hand-traced.
+
+Either player may start; with the looser turn order a player may give two clues in a row,
+then the other gives one; in sudden death the players guess in any order; when one side's
+greens are all found the other gives every clue (and is told so). Each choice is a ``turn``
+move in the record and replays on resume.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scripted_play import GLOVE_AI, choose
+from typer.testing import CliRunner
+
+from codebots.cli import app
+from codebots.engine import CLUE, GUESS, SUDDEN_DEATH
+from codebots.engine.constants import BYSTANDER
+from codebots.play import InputProblem, Session
+from codebots.replay import replay_lines
+
+
+def new(tmp_path, variant="duet", seed=3) -> Session:
+    session = Session(variant, seed, "guesser", "glove", "glove", tmp_path / "g.jsonl")
+    session.start()
+    return session
+
+
+def ai_until_person(session: Session) -> None:
+    while session.human_move() is None and not session.done:
+        session.ai_move()
+
+
+def bystander_of(session: Session, side: int) -> str:
+    """A visible card that is a bystander on ``side``'s key, not yet marked from it."""
+    state = session.state
+    ok = (state.key[0, side] == BYSTANDER) & ~state.covered[0] & ~state.marked[0, side]
+    return session.card_word(int(np.flatnonzero(ok)[0])).lower()
+
+
+def test_either_player_may_give_the_first_clue(tmp_path):
+    session = new(tmp_path)
+    assert session.human_move() == "clue" and session.may_pass()
+    event = session.human_clue("pass")
+    assert event == {"type": "turn", "by": "human", "next": "ai", "word": "pass", "result": ""}
+    assert session.human_move() is None
+    clue = session.ai_move()
+    assert clue["type"] == "clue" and clue["giver"] == 1 and session.state.giver[0] == 1
+    assert session.human_move() == "guess"  # the person guesses the AI's first clue
+    session.human_guess(bystander_of(session, 1))  # a bystander ends the turn
+    assert session.state.phase[0] == CLUE and session.state.giver[0] == 0  # then the person
+    assert not session.may_pass()  # the strict order: no second pass
+    with pytest.raises(InputProblem, match="you cannot pass now"):
+        session.human_clue("pass")
+    resumed = Session.load(tmp_path / "g.jsonl")
+    assert resumed.events == session.events and resumed.human_move() == "clue"
+    assert "  1. you: the AI acts next" in replay_lines(tmp_path / "g.jsonl")
+
+
+def test_the_looser_order_lets_the_person_give_two_clues_in_a_row(tmp_path):
+    session = new(tmp_path, "duet[loose_turn_order]")
+    session.human_clue("ocean 1")
+    ai_until_person(session)
+    assert session.state.phase[0] == CLUE and session.state.giver[0] == 1
+    assert session.human_move() == "turn"  # the AI is scheduled, the person may take it
+    with pytest.raises(InputProblem, match="type 'mine'"):
+        session.human_turn("later")
+    session.human_turn("mine")
+    assert session.human_move() == "clue"
+    clue = session.human_clue("music 1")
+    assert clue["giver"] == 0  # two in a row
+    ai_until_person(session)
+    # After two in a row the AI must give one: no choice is offered, the AI clues.
+    assert session.state.phase[0] == GUESS and session.state.giver[0] == 1
+    assert [e["type"] for e in session.events].count("turn") == 1
+    assert Session.load(tmp_path / "g.jsonl").events == session.events
+
+
+def test_a_clue_typed_at_the_turn_prompt_takes_the_turn(tmp_path):
+    session = new(tmp_path, "duet[loose_turn_order]")
+    session.human_clue("ocean 1")
+    ai_until_person(session)
+    assert session.human_move() == "turn"
+    event = session.human_turn("music 1")
+    assert event["type"] == "clue" and event["giver"] == 0
+    assert session.events[-2]["type"] == "turn"
+
+
+def test_sudden_death_order_is_the_players_choice(tmp_path):
+    session = new(tmp_path, "mission/battle-of-the-atrium")  # 7 tokens: sudden death soon
+    for _ in range(200):
+        if session.done or session.state.phase[0] == SUDDEN_DEATH:
+            break
+        move = session.human_move()
+        if move is None:
+            session.ai_move()
+        elif move == "clue":
+            session.human_clue(choose(session, "clue", win=True))
+        else:  # the person wastes the AI's clues on bystanders
+            session.human_guess(bystander_of(session, 1))
+    assert session.state.phase[0] == SUDDEN_DEATH, "no sudden death: pick another seed"
+    guessers = session.game.sudden_death_guessers(session.state)[0]
+    assert session.human_move() == ("guess" if guessers[0] else None)
+    if guessers.all():
+        assert session.may_pass()
+        session.human_guess("pass")
+        assert session.human_move() is None
+        event = session.ai_move()
+        assert event["type"] == "guess" and event["guesser"] == 1
+        if not session.done:  # after one guess the person chooses again
+            assert session.turn_choice is None
+    assert Session.load(tmp_path / "g.jsonl").events == session.events
+
+
+def test_the_hand_over_is_announced_once(tmp_path):
+    said = []
+    for seed in range(6):
+        session = Session("duet", seed, "guesser", "glove", "glove")
+        for _ in range(300):
+            if session.done:
+                break
+            before = session.greens_left()
+            move = session.human_move()
+            if move is None:
+                session.ai_move()
+            else:
+                getattr(session, f"human_{move}")(choose(session, move, win=True))
+            said += session.announcements(before)
+    assert said and len(said) <= 6  # once a game at most
+    assert all(line.startswith("every green on") for line in said)
+
+
+def test_the_terminal_offers_pass_and_explains_duet(tmp_path):
+    record = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(
+        app,
+        ["play", "--variant", "duet", "--seed", "3", "--save", str(record), *GLOVE_AI],
+        input="help\npass\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "your clue (or 'pass')> " in result.output
+    assert "sudden death: no more clues" in result.output
+    assert "You let the AI act next" in result.output and "AI clue:" in result.output
+    assert [e["type"] for e in Session.load(record).events][:2] == ["turn", "clue"]
