@@ -11,6 +11,7 @@ import pandas as pd
 from codebots.agents import Guesser, Spymaster
 from codebots.agents.partner import ROUND
 from codebots.agents.views import guesser_view, judging_side, spymaster_view
+from codebots.bonus_moves import bonus_uses, marks, seconds
 from codebots.engine import (
     CLUE,
     COVER,
@@ -48,6 +49,36 @@ class Seat:
     @property
     def minds(self) -> frozenset[str]:
         return minds_of(self.spymaster) | minds_of(self.guesser)
+
+
+LOOSE_ORDER_POLICY = "offer"  # or "scheduled", "more-greens", "fewer-greens" (measured)
+OFFER_MARGIN = 2  # "offer": the other player takes the clue when it aims at this many more
+
+
+def _givers(game, state: DuetState, giving: np.ndarray, spymasters=(), variant=None, words=()):
+    """``(B,)`` the player who gives each game's next clue. With ``loose_turn_order`` the
+    players may choose (a player may give two in a row): the one with more of its own greens
+    left to find gives, so that neither side is left with many when the bank runs out (the
+    scheduled giver on a tie, and whenever the rules name one)."""
+    scheduled = state.giver.astype(np.int64)
+    if not game.variant.loose_turn_order or LOOSE_ORDER_POLICY == "scheduled":
+        return scheduled
+    left = state.greens_left()  # (B, 2)
+    if LOOSE_ORDER_POLICY == "fewer-greens":
+        left = -left
+    if LOOSE_ORDER_POLICY == "offer":
+        both = giving & game.legal_givers(state).all(axis=1)
+        left = np.zeros((len(scheduled), 2), dtype=np.int64)
+        for player in (0, 1):
+            agent = spymasters[player]
+            if hasattr(agent, "offer") and both.any():
+                seen = state.replace(giver=np.full(len(scheduled), player, np.int8))
+                left[:, player] = agent.offer(spymaster_view(variant, words, seen, both))
+    margin = OFFER_MARGIN if LOOSE_ORDER_POLICY == "offer" else 1
+    ahead = left - left[:, ::-1]  # (B, 2) by how much each player's figure beats the other's
+    prefer = np.where(ahead[:, 1] >= margin, 1, np.where(ahead[:, 0] >= margin, 0, scheduled))
+    allowed = game.legal_givers(state)[np.arange(len(prefer)), prefer]
+    return np.where(giving & allowed, prefer, scheduled)
 
 
 def _by_seat(agents: tuple, seat: np.ndarray, mask: np.ndarray):
@@ -104,20 +135,29 @@ def play_batch(
         giving = phase == CLUE
         new_clue = np.zeros(size, dtype=bool)
         if giving.any():
-            giver = state.giver if seated else no_seat  # (B,) the seat giving the clue
+            chosen = None
+            if isinstance(state, DuetState):
+                chosen = _givers(game, state, giving, spymasters, variant, words)
+            judged = state if chosen is None else state.replace(giver=chosen.astype(np.int8))
+            giver = chosen if seated else no_seat  # (B,) the seat giving the clue
             numbers = np.full(size, NO_ACTION, dtype=np.int16)
             valid = np.ones(size, dtype=bool)
+            mark = np.full(size, -1, dtype=np.int16)  # (B,) Duet: a bystander marked first
             aims: dict[int, tuple] = {}
             for agent, mask in _by_seat(spymasters, giver, giving):
-                view = spymaster_view(variant, words, state, mask)
+                view = spymaster_view(variant, words, judged, mask)
                 clues = agent.clues(view, rng)
                 checked = checker.valid(clues.words, state.cards, view.visible)
                 numbers = np.where(mask, clues.numbers, numbers).astype(np.int16)
                 valid = np.where(mask, checked, valid)
+                if chosen is not None:
+                    mark = np.where(mask, marks(agent, view, clues.words, state), mark)
                 for index in np.flatnonzero(mask):
                     clue_words[index] = clues.words[index]
                     aims[index] = clues.targets[index] if clues.targets else ()
-            state = game.step_clue(state, ClueAction(number=numbers, valid=valid))
+            asked = -1 if chosen is None else np.where(giving, chosen, -1)
+            action = ClueAction(number=numbers, valid=valid, giver=asked, mark=mark)
+            state = game.step_clue(state, action)
             intended[giving] = False
             for index, positions in aims.items():
                 intended[index, list(positions)] = True
@@ -144,6 +184,7 @@ def play_batch(
             # the default guesser, see codebots.agents.views.judging_side).
             seat = (1 - judging_side(state)) if seated else no_seat
             cards = np.full(size, NO_ACTION, dtype=np.int64)
+            second = np.full(size, -1, dtype=np.int16)  # (B,) Duet: a second card touched
             for agent, mask in _by_seat(guessers, seat, guessing):
                 view = guesser_view(
                     variant,
@@ -156,6 +197,8 @@ def play_batch(
                     new_clue,
                 )
                 cards = np.where(mask, agent.guesses(view, rng), cards)
+                if isinstance(state, DuetState):
+                    second = np.where(mask, seconds(agent, view, cards, state), second)
             # (B,) a clue's first guess (clues that aim at no card, warnings, not counted)
             first = guessing & new_clue & (cards >= 0) & intended.any(axis=1)
             first_guesses += first
@@ -164,7 +207,7 @@ def play_batch(
                 for index in np.flatnonzero(guessing & (cards >= 0)):
                     if open_turns.get(index) is not None:
                         open_turns[index]["guesses"].append(words[state.cards[index, cards[index]]])
-            state = game.step_guess(state, GuessAction(card=cards))
+            state = game.step_guess(state, GuessAction(card=cards, second=second))
         covering = state.phase == COVER
         if covering.any():
             view = spymaster_view(variant, words, state, covering)
@@ -210,6 +253,7 @@ def game_records(
         records["tokens_left"] = state.bank
         records["stop_tokens"] = state.stop_tokens
         records["sudden_death"] = state.sudden_death
+        records.update(bonus_uses(game.variant, state))
     else:
         # The starting team is the one with more agents (single-team and Marvel: red).
         records["start_team"] = (state.key == 1).sum(axis=1) > (state.key == 0).sum(axis=1)

@@ -16,6 +16,8 @@ from codebots.lexicon import relation_matrix
 from codebots.minds import model_minds
 from codebots.morphology import compound_parts
 
+TOUCH_TWO_GAP_Z = 1.0  # Hogwarts bonus: touch the next card too when this close (z units)
+
 MAX_TARGETS = 9  # the most cards one clue may aim at
 MEMORY = 32  # clues a guesser (and a spymaster) remembers per game
 
@@ -103,6 +105,8 @@ class EmbeddingGuesser:
         self._current = np.full(size, -1, dtype=np.int64)  # slot of the clue being played
         self._last_card = np.full(size, -1, dtype=np.int64)
         self._last_slot = np.full(size, -1, dtype=np.int64)
+        self._scores = np.full((size, 25), -np.inf)  # (B, 25) the last guesses() ranking
+        self._score_gap: float | None = TOUCH_TWO_GAP_Z
 
     def remember(self, game: int, pool: tuple[str, ...], word: str, number: int, side: int) -> None:
         """Note a clue of ``game`` played before this guesser saw it (a resumed record): a
@@ -249,6 +253,7 @@ class EmbeddingGuesser:
             choice = self._read_duet(view, current, old, candidates)
             return self._touched(view, np.where(give_up, STOP, choice))
         combined = np.where(candidates, combined, -np.inf)
+        self._scores, self._score_gap = combined, TOUCH_TWO_GAP_Z  # for second_card
         best = combined.argmax(axis=1)
         leftover = np.where(candidates, old, -np.inf)
         leftover_card = leftover.argmax(axis=1)
@@ -279,6 +284,9 @@ class EmbeddingGuesser:
         """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
         features, rank, sudden = self._duet_features(view, current, old, candidates)
         p_green, p_assassin = duet_reader.probabilities(features, self.duet_reader)
+        value = np.where(candidates, p_green - self.duet_caution * p_assassin, -np.inf)
+        # A second card is worth touching when the reader would go on to it anyway.
+        self._scores, self._score_gap = value, None
         choice = duet_reader.choose(
             p_green,
             p_assassin,
@@ -290,6 +298,26 @@ class EmbeddingGuesser:
             self.duet_threshold,
         )
         return choice
+
+    def second_card(self, view: GuesserView, cards: np.ndarray) -> np.ndarray:
+        """``(B,)`` a second card to touch with ``cards`` (the Hogwarts bonus: the giver keeps
+        the better of the two), or -1: the next-best card, when it is nearly as good (within
+        ``TOUCH_TWO_GAP_Z`` of the first by z; the Duet reader: worth going on to). Touching
+        two never does worse than touching the first alone; the bonus is what it costs.
+        Call it right after :meth:`guesses` on the same view."""
+        scores = self._scores.copy()  # (B, 25) as guesses() ranked the cards
+        rows = np.arange(len(cards))
+        picked = np.clip(cards, 0, 24)
+        first = scores[rows, picked]
+        scores[rows, picked] = -np.inf
+        second = scores.argmax(axis=1)
+        value = scores.max(axis=1)
+        if self._score_gap is None:
+            worth = value >= self.duet_threshold
+        else:
+            worth = value >= first - self._score_gap
+        use = view.active & (cards >= 0) & np.isfinite(value) & worth
+        return np.where(use, second, -1)
 
     def _touched(self, view: GuesserView, choice: np.ndarray) -> np.ndarray:
         """Note the cards touched now for the current clues (judged at the next call);

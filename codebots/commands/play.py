@@ -28,7 +28,10 @@ bank empty comes sudden death: no more clues, any wrong guess loses. 'pass' lets
 this clue (or make this sudden-death guess) where the rules let either player act: the first
 clue, the looser turn order (two clues in a row at most), sudden death. When one side's
 greens are all found, the other player gives every clue. Score on a win: 3 per token left,
-+1 per token taken by stopping, -1 after sudden death."""
++1 per token taken by stopping, -1 after sudden death.
+Mission bonuses, while the game holds them: a two-word clue ('pet shop 3', London);
+'mark CARD' before your clue marks one of your bystanders for a token (Hogsmeade);
+'CARD + CARD' touches two cards at once and the giver keeps the better (Hogwarts)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -335,16 +338,25 @@ def describe(event: dict) -> str:
     who = "You" if event.get("by") == "human" else "AI"
     if event["type"] == "turn":
         return "You let the AI act next" if event["next"] == "ai" else "You take the next clue"
+    if event["type"] == "note":  # nothing played yet (a mark waiting for the clue)
+        return event["word"]
     if event["type"] == "clue":
         number = "unlimited" if event["number"] == -1 else event["number"]
         note = " (invalid: penalty)" if not event.get("valid", True) else ""
         if number == 0:
             note += " (none of ours relate to this word: keep away from the cards it suggests)"
+        if "mark" in event:
+            note += f" (first marks {event.get('mark_word', 'a bystander')}: a token)"
         return f"{who} clue: {event['word'].upper()} {number}{note}"
     result = f" -> {event['result']}" if event.get("result") else ""
     verb = "guess" if event["type"] == "guess" else "cover"
     note = f" ({event['note']})" if event.get("note") else ""
-    return f"{who} {verb}: {event['word']}{result}{note}"
+    word = event["word"]
+    if "second_word" in event:  # the Hogwarts bonus: two cards, the better one counted
+        word = f"{word} + {event['second_word']}"
+        kept = event.get("counted", event["card"])
+        note += f" (counted: {event['second_word'] if kept == event['second'] else event['word']})"
+    return f"{who} {verb}: {word}{result}{note}"
 
 
 def show(console, session, reveal: bool = False) -> None:
@@ -365,6 +377,9 @@ def show(console, session, reveal: bool = False) -> None:
     if spymaster_view:
         console.print(LEGEND)
     console.print(status_line(session.state) + " | " + clue_history(session.events))
+    held = session.bonuses_held()
+    if held and not session.done:
+        console.print(f"bonuses: {held} (see 'help')")
     if session.clue_word and not session.done:
         number = "unlimited" if session.clue_number == -1 else session.clue_number
         console.print(f"current clue: {session.clue_word.upper()} {number}")

@@ -49,7 +49,7 @@ class Explaining:
         """What the move just applied revealed, in words ("" for clues and stops)."""
         if event["type"] == "clue":
             return "" if event.get("valid", True) else "invalid: penalty"
-        card = event.get("card", -1)
+        card = event.get("counted", event.get("card", -1))  # a two-card touch: the kept one
         if card < 0:
             return ""
         if self.duet:

@@ -40,6 +40,7 @@ from codebots.engine.constants import END_ILLEGAL
 from codebots.errors import CodebotsError
 from codebots.game_record import RECORD_VERSION, create_record, read_record, record_text
 from codebots.keys import as_seeds
+from codebots.play.bonuses import Bonuses
 from codebots.play.duet_choices import DuetChoices, InputProblem
 from codebots.play.explain import Explaining
 from codebots.render import ROWS
@@ -61,7 +62,7 @@ def new_seed() -> int:
 
 
 @dataclass
-class Session(DuetChoices, Explaining):
+class Session(DuetChoices, Bonuses, Explaining):
     variant: str
     seed: int
     role: str
@@ -253,17 +254,23 @@ class Session(DuetChoices, Explaining):
                     number=event["number"],
                     valid=event.get("valid", True),
                     giver=event.get("giver", -1),
+                    two_word=bool(event.get("two_word", False)),
+                    mark=event.get("mark", -1),
                 ),
             )
+            self.pending_mark = -1
             self.clue_word, self.clue_number, self.new_clue = event["word"], event["number"], True
             side = int(self.state.giver[0] if self.duet else self.state.team[0])
             self._clues.append((event, side))
             for role in self._agents:
                 self._teach(role, event, side)
         elif kind == "guess":
-            self.state = self.game.step_guess(
-                self.state, GuessAction(card=event["card"], guesser=event.get("guesser", -1))
+            action = GuessAction(
+                card=event["card"], second=event.get("second", -1), guesser=event.get("guesser", -1)
             )
+            if "second" in event:  # two cards touched: the giver keeps the better
+                event.setdefault("counted", self.counted_card(event))
+            self.state = self.game.step_guess(self.state, action)
             self.new_clue = False
         elif kind == "cover":
             self.state = self.game.step_cover(self.state, CoverAction(card=event["card"]))
@@ -313,6 +320,8 @@ class Session(DuetChoices, Explaining):
             }
             if taken:
                 event["giver"] = 1
+            if self.duet:
+                event = self.ai_clue_bonuses(event, view, [word])
         elif phase in (GUESS, SUDDEN_DEATH):
             view = guesser_view(
                 self.spec,
@@ -340,6 +349,8 @@ class Session(DuetChoices, Explaining):
                 )
             if phase == SUDDEN_DEATH:
                 event["guesser"] = 1
+            elif self.duet:
+                event = self.ai_guess_bonuses(event, view)
         else:
             view = spymaster_view(self.spec, self.words, self.state, active)
             card = int(self.spymaster.covers(view, self.rng)[0])
@@ -382,6 +393,8 @@ class Session(DuetChoices, Explaining):
     def human_clue(self, text: str) -> dict:
         if text.strip().lower() == "pass":
             return self.human_turn("pass")
+        if text.strip().lower().split()[:1] == ["mark"]:
+            return self.human_mark(text)
         return self._human_event(self.clue_event(text))
 
     def clue_event(self, text: str) -> dict:
@@ -403,8 +416,13 @@ class Session(DuetChoices, Explaining):
                 raise InputProblem(f"{self.spec.label} does not allow 0 clues")
             if number == UNLIMITED and not self.spec.unlimited_clues:
                 raise InputProblem(f"{self.spec.label} does not allow unlimited clues")
+        words = word.split()
         options = CheckOptions(strict=self.spec.experts, relaxed=self.relaxed)
-        verdict = check_clue(word, self.visible_words(), options)
+        if len(words) == 2 and self.two_words_allowed():  # London: each word a clue of its own
+            verdicts = [check_clue(w, self.visible_words(), options) for w in words]
+            verdict = next((v for v in verdicts if not v.valid), verdicts[0])
+        else:
+            verdict = check_clue(word, self.visible_words(), options)
         if not verdict.valid and not self.penalties:
             raise InputProblem(f"invalid clue: {verdict.reason}")
         event = {
@@ -416,11 +434,13 @@ class Session(DuetChoices, Explaining):
         }
         if self.duet and self.state.giver[0] == 1:  # the person took the AI's turn
             event["giver"] = 0
-        return event
+        return self._clue_bonuses(event, words) if self.duet else event
 
     def human_guess(self, text: str) -> dict:
         if text.strip().lower() == "pass" and self.state.phase[0] == SUDDEN_DEATH:
             return self.human_turn("pass")
+        if "+" in text:
+            return self.human_pair(text)
         if text.strip().lower() == "stop":
             if self.state.phase[0] == SUDDEN_DEATH:
                 raise InputProblem("no stopping in sudden death: guess a card")

@@ -1,0 +1,174 @@
+"""Duet bonuses in the agents' hands (codebots.bonus_moves): the AI spends them by its
+documented policy, the records count every use, and a game with a bonus differs from the
+same seed without it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codebots.agents import make_agent
+from codebots.arena import Seat, play
+
+SEEDS = np.arange(1000, 1060)
+
+
+def seat(name: str) -> Seat:
+    return Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
+
+
+@pytest.fixture(scope="module")
+def seats():
+    return seat("glove"), seat("minilm")
+
+
+def test_the_ai_touches_two_cards_with_the_hogwarts_bonus(seats):
+    with_bonus = play("mission/hogwarts", *seats, SEEDS)
+    without = play("mission/hogwarts[touch_two=0]", *seats, SEEDS)
+    used = with_bonus["touch_two_used"]
+    assert used.between(0, 2).all() and used.sum() > 0
+    assert (without["touch_two_used"] == 0).all()
+    differ = (with_bonus["turns"] != without["turns"]) | (with_bonus["won"] != without["won"])
+    assert differ.any()  # touching two changes games
+
+
+def test_the_ai_marks_a_bystander_with_the_hogsmeade_bonus(seats):
+    log: list = []
+    rows = play("mission/hogsmeade", seats[0], seats[0], np.arange(1000, 1300), turn_log=log)
+    used = rows["mark_bystander_used"]
+    assert used.between(0, 1).all() and used.sum() > 0  # rare: a mark costs a token
+    game = int(rows.loc[used > 0, "seed"].iloc[0])
+    plain = play("mission/hogsmeade[mark_bystander=0]", seats[0], seats[0], [game])
+    again = play("mission/hogsmeade", seats[0], seats[0], [game])
+    assert int(again["mark_bystander_used"].iloc[0]) == 1  # seeded: the same game again
+    assert int(plain["tokens_left"].iloc[0]) != int(again["tokens_left"].iloc[0]) or (
+        int(plain["turns"].iloc[0]) != int(again["turns"].iloc[0])
+    )
+
+
+def test_agents_without_the_methods_never_spend_a_bonus():
+    random_seats = (seat("random"), seat("random"))
+    rows = play("mission/hogwarts", *random_seats, SEEDS[:20])
+    assert (rows["touch_two_used"] == 0).all() and (rows["mark_bystander_used"] == 0).all()
+
+
+def test_the_second_card_is_the_next_best_and_only_when_close():
+    from codebots.agents.views import guesser_view
+    from codebots.engine import GUESS, make
+    from codebots.variants import get_variant
+    from codebots.vocab import load_pool
+
+    spec = get_variant("mission/hogwarts")
+    words = load_pool(spec.pool).words
+    state = make(spec).reset(np.arange(5))
+    state = state.replace(phase=np.full(5, GUESS, np.int8))  # as after a clue "wand 2"
+    guesser = make_agent("guesser", "glove")
+    guesser.begin(5)
+    active = np.ones(5, bool)
+    view = guesser_view(
+        spec, words, state, active, ["wand"] * 5, np.full(5, 2, np.int16), False, active
+    )
+    cards = guesser.guesses(view, np.random.default_rng(0))
+    second = guesser.second_card(view, cards)
+    scores = guesser._scores
+    for game in range(5):
+        if second[game] >= 0:
+            assert second[game] != cards[game] and view.legal[game, second[game]]
+            others = np.delete(scores[game], cards[game])
+            assert scores[game, second[game]] == others.max()
+
+
+# --- the person's bonuses at the terminal ---------------------------------------------------
+
+
+def session_for(tmp_path, mission: str, seed: int = 3):
+    from codebots.play import Session
+
+    session = Session(mission, seed, "guesser", "glove", "glove", tmp_path / "g.jsonl")
+    session.start()
+    return session
+
+
+def own(session, identity: int) -> list[str]:
+    state = session.state
+    cards = np.flatnonzero((state.key[0, 0] == identity) & ~state.covered[0])
+    return [session.card_word(int(c)).lower() for c in cards]
+
+
+def test_a_two_word_clue_in_london(tmp_path):
+    from codebots.play import InputProblem, Session
+    from codebots.validity import check_clue
+
+    session = session_for(tmp_path, "mission/london")
+    assert "two-word clues 3" in session.bonuses_held()
+    pair = next(
+        p for p in ("pet shop", "deep sea", "fire truck", "ice cream")
+        if all(check_clue(w, session.visible_words()) for w in p.split())
+    )  # fmt: skip
+    event = session.human_clue(f"{pair.upper()} 2")
+    assert event["two_word"] and event["word"] == pair
+    assert int(session.state.two_word_left[0]) == 2
+    plain = session_for(tmp_path / "p", "duet")
+    with pytest.raises(InputProblem, match="must be one word"):
+        plain.human_clue(f"{pair} 2")
+    assert Session.load(tmp_path / "g.jsonl").events == session.events
+
+
+def test_marking_a_bystander_in_hogsmeade(tmp_path):
+    from codebots.engine.constants import BYSTANDER, GREEN
+    from codebots.play import InputProblem, Session
+
+    session = session_for(tmp_path, "mission/hogsmeade")
+    with pytest.raises(InputProblem, match="not one of your visible bystanders"):
+        session.human_clue(f"mark {own(session, GREEN)[0]}")
+    bystander = own(session, BYSTANDER)[0]
+    note = session.human_clue(f"mark {bystander}")
+    assert note["type"] == "note" and len(session.events) == 0  # nothing played yet
+    bank = int(session.state.bank[0])
+    event = session.human_clue("ocean 1")
+    assert event["mark_word"].lower() == bystander
+    assert int(session.state.bank[0]) == bank - 1 and int(session.state.mark_left[0]) == 0
+    assert session.state.marked[0, 0, event["mark"]]
+    assert Session.load(tmp_path / "g.jsonl").state.marked[0, 0, event["mark"]]
+
+
+def test_touching_two_cards_in_hogwarts(tmp_path):
+    from codebots.commands.play import describe
+    from codebots.play import Session
+
+    session = session_for(tmp_path, "mission/hogwarts")
+    session.human_clue("pass")  # the AI gives the first clue, the person guesses it
+    session.ai_move()
+    state = session.state
+    key = state.key[0, 1]  # the AI's side judges
+    green = session.card_word(int(np.flatnonzero(key == 0)[0])).lower()
+    bystander = session.card_word(int(np.flatnonzero(key == 2)[0])).lower()
+    event = session.human_guess(f"{bystander} + {green}")
+    assert event["result"] == "green agent" and event["counted"] == event["second"]
+    assert f"(counted: {green.upper()})" in describe(event)
+    assert int(session.state.touch_two_left[0]) == 1
+    assert Session.load(tmp_path / "g.jsonl").events == session.events
+
+
+def test_the_ai_partner_uses_the_hogwarts_bonus_at_the_terminal(tmp_path):
+    from scripted_play import choose
+
+    from codebots.play import Session
+
+    for seed in range(8):
+        session = Session(
+            "mission/hogwarts", seed, "guesser", "glove", "glove", tmp_path / f"{seed}"
+        )
+        session.start()
+        while not session.done:
+            move = session.human_move()
+            if move is None:
+                session.ai_move()
+            else:
+                getattr(session, f"human_{move}")(choose(session, move, win=True))
+        pairs = [e for e in session.events if e["by"] == "ai" and "second" in e]
+        if pairs:
+            assert Session.load(tmp_path / f"{seed}").events == session.events
+            assert all(e["counted"] in (e["card"], e["second"]) for e in pairs)
+            return
+    raise AssertionError("the AI never touched two cards in 8 Hogwarts games")
