@@ -19,7 +19,10 @@ Campaign rules, as :func:`simulate_campaign` plays them:
   (:data:`codebots.missions.MISSIONS`); a lost mission is therefore retried at once.
 - Bonus policy ``"greedy"``: every held reward bonus is spent on the next attempt of a hard
   mission (at most :data:`HARD_MISTAKES` mistake-side tokens); ``"none"`` never spends.
-  A spent bonus is gone whether that game is won or not. Bonuses are the variant options
+  A bonus is spent when it was used, whether that game is won or not (:func:`used_bonuses`):
+  the token rewards always (they set the bank), ``double_clues`` and
+  ``sudden_death_forgiveness`` when the game used them, ``fourteen_of_fifteen`` when it won
+  the game; an unused one stays held for the next attempt. Bonuses are the variant options
   of the same name (``sudden_death_forgiveness`` and ``double_clues`` with a count of 1,
   the others switched on). Location bonuses are part of every mission variant anyway.
 - Each attempt is one game on board seed ``seed * 100_000 + game`` (games numbered from 1),
@@ -37,8 +40,9 @@ import pandas as pd
 
 from codebots.agents import Guesser, Spymaster, make_agent
 from codebots.arena import play
+from codebots.engine.constants import END_FOURTEEN, END_REASON_NAMES
 from codebots.errors import CodebotsError
-from codebots.missions import MISSIONS, MISSIONS_BY_SLUG, Mission
+from codebots.missions import LOCATION_BONUSES, MISSIONS, MISSIONS_BY_SLUG, REWARDS, Mission
 from codebots.report import wilson_interval
 from codebots.variants import get_variant
 
@@ -150,6 +154,38 @@ def mission_table(
     """Win rate of the pair on the standard game and every mission: 25 rows
     (see :func:`play_missions` for the games and :func:`summarize_missions` for the columns)."""
     return summarize_missions(play_missions(spymaster, guesser, games, seed, progress, expert))
+
+
+def bonus_table(
+    spymaster: Spymaster | str,
+    guesser: Guesser | str,
+    games: int,
+    seed: int = 0,
+    expert: bool = False,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """What each bonus is worth: every mission's win rate as it is, with each reward bonus
+    spent (``+bonus``), and without its location bonus (``no location bonus``: London's
+    two-word clues, Hogwarts' touch-two, Hogsmeade's mark; empty for the Ministry), on the
+    same boards (seeds ``seed .. seed + games - 1``). One row per mission."""
+    spymaster, guesser = _agents(spymaster, guesser)
+    seeds = np.arange(seed, seed + games)
+
+    def rate(label: str, options: dict) -> float:
+        spec = get_variant(label, **options)
+        played = play(spec, spymaster, guesser, seeds, agent_seed=seed, progress=progress)
+        return float(played["won"].mean())
+
+    rows = []
+    for mission in MISSIONS:
+        label = mission_variant(mission, expert=expert)
+        row = {"variant": label, "mission": mission.name, "as is": rate(label, {})}
+        for bonus in REWARDS:
+            row[f"+{bonus}"] = rate(label, bonus_options([bonus]))
+        location = LOCATION_BONUSES.get(mission.location)
+        row["no location bonus"] = rate(label, {location[0]: 0}) if location else math.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def expected_games(table: pd.DataFrame) -> tuple[float, float, float]:
@@ -296,9 +332,11 @@ def simulate_campaign(
         board = seed * SEED_STRIDE + game
         row = play(variant, spymaster, guesser, [board], batch_size=1, agent_seed=board)
         victory = bool(row["won"].iloc[0])
+        used = used_bonuses(spend, row.iloc[0])
+        held = [bonus for bonus in spend if bonus not in used] + held  # unused: kept
         result.games_played = game
         result.attempts[mission.slug] = result.attempts.get(mission.slug, 0) + 1
-        result.spent.extend(spend)
+        result.spent.extend(used)
         earned = None
         if victory:
             won.add(mission.slug)
@@ -311,6 +349,7 @@ def simulate_campaign(
                 "game": game,
                 "mission": mission.slug,
                 "bonuses": tuple(spend),
+                "used": tuple(used),
                 "won": victory,
                 "score": float(row["score"].iloc[0]),
                 "earned": earned,
@@ -319,6 +358,24 @@ def simulate_campaign(
         mission = next_mission(won)
     result.finished = mission is None
     return result
+
+
+def used_bonuses(spend: list[str], row) -> list[str]:
+    """The reward bonuses of ``spend`` that the game (``row``, a record of
+    :func:`codebots.arena.play`) used: the token rewards always (they set the bank), the
+    counted ones (``double_clues``, ``sudden_death_forgiveness``) when spent in the game,
+    ``fourteen_of_fifteen`` when it won the game."""
+    used = []
+    for bonus in spend:
+        if bonus in COUNTED_BONUSES:
+            happened = int(row.get(f"{bonus}_used", 0)) > 0
+        elif bonus == "fourteen_of_fifteen":
+            happened = row["end"] == END_REASON_NAMES[END_FOURTEEN]
+        else:
+            happened = True
+        if happened:
+            used.append(bonus)
+    return used
 
 
 def campaign_summary(results: list[CampaignResult]) -> dict:

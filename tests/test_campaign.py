@@ -135,15 +135,21 @@ def test_oracle_campaign_wins_every_mission_at_once_and_spends_bonuses_greedily(
         "gryffindor-common-room": "double_clues",
         "shrieking-shack": "extra_time_tokens",
     }
-    spent = {row["mission"]: row["bonuses"] for row in result.log if row["bonuses"]}
+    offered = {row["mission"]: row["bonuses"] for row in result.log if row["bonuses"]}
+    spent = {row["mission"]: row["used"] for row in result.log if row["used"]}
     assert spent == {  # the next hard mission (<= 3 mistakes) after each reward
-        "diagon-alley": ("fourteen_of_fifteen",),
+        "diagon-alley": ("fourteen_of_fifteen",),  # it ended the game at 14 greens
         "train-station": ("extra_mistake_token",),
-        "great-hall": ("sudden_death_forgiveness", "flip_time_to_mistake"),
-        "three-broomsticks": ("double_clues",),
+        "great-hall": ("flip_time_to_mistake",),
         "department-of-mysteries": ("extra_time_tokens",),
     }
-    assert result.earned == list(earned.values()) and sorted(result.spent) == sorted(result.earned)
+    # Bonuses the game did not use stay held: the oracle never reaches sudden death, and
+    # its random spymaster never gives two clues in a turn.
+    assert offered["great-hall"] == ("sudden_death_forgiveness", "flip_time_to_mistake")
+    assert offered["hall-of-prophecy"] == ("sudden_death_forgiveness", "double_clues")
+    assert result.earned == list(earned.values())
+    assert sorted(result.spent) == sorted(set(result.earned) - {"sudden_death_forgiveness",
+                                                                 "double_clues"})  # fmt: skip
     unspent = simulate_campaign(*oracle_pair, seed=1, policy="none")
     assert unspent.spent == [] and unspent.earned == result.earned
     assert campaign_summary([result, unspent]) == {
@@ -198,11 +204,19 @@ def test_campaign_command_prints_the_tables_and_writes_files(tmp_path):
     assert "finished 1 of 1; games to finish: mean 24.0, median 24.0" in result.output
     saved = pd.read_csv(tmp_path / "mission_table.csv")
     assert len(saved) == 25 and (tmp_path / "mission_table.md").read_text().startswith("| var")
+    # What each bonus is worth: every mission with each reward and without its location bonus.
+    assert "What each bonus is worth" in result.output
+    worth = pd.read_csv(tmp_path / "mission_bonuses.csv")
+    assert len(worth) == 24 and "+double_clues" in worth and "no location bonus" in worth
+    assert (worth["as is"] == 1).all()  # the oracle
+    assert worth.set_index("variant")["no location bonus"].isna().sum() == 3  # the Ministry
 
 
 def test_campaign_command_expert_option():
     args = ["campaign", "--spymaster", "random", "--guesser", "oracle", "--games", "2"]
-    result = CliRunner().invoke(cli_app(), [*args, "--campaigns", "0", "--expert"])
+    result = CliRunner().invoke(
+        cli_app(), [*args, "--campaigns", "0", "--expert", "--bonus-games", "0"]
+    )
     assert result.exit_code == 0, result.output
     assert "Mission log (expert: one token fewer), random:oracle" in result.output
     assert "| mission/diagon-alley[expert] | Diagon Alley |" in result.output
@@ -210,6 +224,7 @@ def test_campaign_command_expert_option():
 
 def test_campaign_command_plays_two_seats():
     args = ["campaign", "--pair", "random/glove", "--games", "3", "--campaigns", "0"]
+    args += ["--bonus-games", "0"]
     result = CliRunner().invoke(cli_app(), args)
     assert result.exit_code == 0, result.output
     assert "Mission log, random/glove, 3 games per mission" in result.output

@@ -40,6 +40,14 @@ def campaign(
     expert: Annotated[
         bool, typer.Option(help="The expert option: every mission with one token fewer.")
     ] = False,
+    bonus_games: Annotated[
+        str,
+        typer.Option(
+            metavar="INT",
+            help="Games per mission and bonus for the table of what each bonus is worth "
+            "(0: no table).",
+        ),
+    ] = "50",
     out_dir: Annotated[
         str | None, typer.Option(help="Write mission_table.csv and mission_table.md here.")
     ] = None,
@@ -68,6 +76,7 @@ def campaign(
         from codebots.campaign import (
             POLICIES,
             SEED_STRIDE,
+            bonus_table,
             campaign_summary,
             expected_games,
             play_missions,
@@ -75,12 +84,13 @@ def campaign(
             simulate_campaign,
             summarize_missions,
         )
-        from codebots.report import atomic_write_text, to_markdown
+        from codebots.report import to_markdown
 
         n_games = parse_games(games)
         first_seed = parse_seeds(seed, n_games)
         n_campaigns = parse_int("--campaigns", campaigns, minimum=0, maximum=10_000)
         limit = parse_int("--max-games", max_games, minimum=1, maximum=1_000_000)
+        n_bonus = parse_int("--bonus-games", bonus_games, minimum=0, maximum=100_000)
         if policy not in POLICIES:
             raise CodebotsError(f"unknown bonus policy '{policy}'; use {' or '.join(POLICIES)}")
         if n_campaigns and (first_seed + n_campaigns) * SEED_STRIDE + limit > MAX_SEED:
@@ -90,7 +100,10 @@ def campaign(
                 f"{(MAX_SEED - limit) // SEED_STRIDE - n_campaigns:,}"
             )
         if out_dir:
-            check_output_folder("--out-dir", out_dir, ("mission_table.csv", "mission_table.md"))
+            names = ("mission_table", "mission_bonuses")
+            check_output_folder(
+                "--out-dir", out_dir, tuple(f"{n}.{e}" for n in names for e in ("csv", "md"))
+            )
         spy, guess, label = _pairing(pair, spymaster, guesser)
         records = play_missions(
             spy, guess, n_games, first_seed, progress=progress_wanted(), expert=expert
@@ -103,12 +116,16 @@ def campaign(
         )
         typer.echo(to_markdown(table))
         if out_dir:  # after the table: a failed write (a full disk) still shows it
-            try:
-                atomic_write_text(Path(out_dir) / "mission_table.csv", table.to_csv(index=False))
-                atomic_write_text(Path(out_dir) / "mission_table.md", to_markdown(table) + "\n")
-            except OSError as error:
-                problem = f"cannot write the tables in {out_dir}: {error.strerror}"
-                raise CodebotsError(problem) from None
+            _write(Path(out_dir), "mission_table", table)
+        if n_bonus:
+            worth = bonus_table(spy, guess, n_bonus, first_seed, expert, progress_wanted())
+            typer.echo(
+                f"\nWhat each bonus is worth: win rate as is, with each reward, without the "
+                f"location bonus ({n_bonus} games each, the same boards)\n"
+            )
+            typer.echo(to_markdown(worth))
+            if out_dir:
+                _write(Path(out_dir), "mission_bonuses", worth)
         expected, low, high = expected_games(table)
         typer.echo(
             f"\nexpected games to finish the log: {expected:.1f} "
@@ -147,6 +164,18 @@ def campaign(
     except KeyboardInterrupt:
         typer.echo("\ninterrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
+
+
+def _write(folder, name: str, table) -> None:
+    """``name.csv`` and ``name.md`` in ``folder``, each written atomically."""
+    from codebots.errors import CodebotsError
+    from codebots.report import atomic_write_text, to_markdown
+
+    try:
+        atomic_write_text(folder / f"{name}.csv", table.to_csv(index=False))
+        atomic_write_text(folder / f"{name}.md", to_markdown(table) + "\n")
+    except OSError as error:
+        raise CodebotsError(f"cannot write the tables in {folder}: {error.strerror}") from None
 
 
 def _pairing(pair: str | None, spymaster: str | None, guesser: str | None):

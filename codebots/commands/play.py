@@ -314,9 +314,13 @@ def finish_campaign_game(session) -> None:
     if progress.booked(session.game_id):
         typer.echo(f"campaign {plan['path']}: this game was already counted")
         return
+    used = session.used_rewards(plan["bonuses"])
+    unused = [bonus for bonus in plan["bonuses"] if bonus not in used]
+    if unused:
+        typer.echo(f"not used in this game, still held: {', '.join(unused)}")
     earned = progress.record(
         MISSIONS_BY_SLUG[plan["mission"]],
-        plan["bonuses"],
+        used,
         won,
         str(session.path),
         game_id=session.game_id,

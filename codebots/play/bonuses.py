@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from codebots.bonus_moves import marks, seconds
+from codebots.bonus_moves import bonus_uses, marks, seconds
 from codebots.engine import GUESS
 from codebots.engine.constants import BYSTANDER
 from codebots.play.duet_choices import InputProblem
@@ -84,6 +84,16 @@ class Bonuses:
         event = {"type": "guess", "by": "human", "card": first, "word": self.card_word(first)}
         event.update(second=second, second_word=self.card_word(second))
         return self._human_event(event)
+
+    def used_rewards(self, spend: list[str]) -> list[str]:
+        """The reward bonuses of ``spend`` this finished game used (as the simulated
+        campaign counts them: :func:`codebots.campaign.used_bonuses`)."""
+        from codebots.campaign import used_bonuses
+        from codebots.engine.constants import END_REASON_NAMES
+
+        uses = {name: int(value[0]) for name, value in bonus_uses(self.spec, self.state).items()}
+        row = {**uses, "end": END_REASON_NAMES[int(self.state.end_reason[0])]}
+        return used_bonuses(spend, row)
 
     def counted_card(self, event: dict) -> int:
         """The card a two-card touch counts (the giver's better one: green, then bystander)."""
