@@ -50,6 +50,23 @@ DUET_STYLE = {0: "green", BYSTANDER: "grey50", ASSASSIN: "bold magenta"}
 # Every identity is also written out, never shown by colour alone: with NO_COLOR, in a pipe or
 # to a colour-blind player the key must still be there.
 LEGEND = "(x): the key of a card in play   [x]: a card already covered"
+DUET_LEGEND = (
+    "(green / bystander / assassin): the key of your side   [agent]: a green found   "
+    "✕0 / ✕1: marked bystander from your side / the AI's (a card marked from both is covered)"
+)
+
+
+def legend(duet: bool) -> Text:
+    """The legend as plain text (no markup: its brackets are part of it)."""
+    return Text(DUET_LEGEND if duet else LEGEND)
+
+
+def team_line(session) -> str:
+    """Team games: who the person plays and which team starts."""
+    key = session.state.key[0]
+    starts = "red" if (key == RED).sum() > (key == BLUE).sum() else "blue"  # 9 agents to 8
+    seat = {"guesser": "red's guesser", "spymaster": "red's spymaster", "team": "both red seats"}
+    return f"you play {seat[session.role]}; {starts} starts"
 
 
 def _cell(state, game, index, word, duet, key_side, show_key) -> Text:

@@ -142,3 +142,35 @@ def test_the_terminal_offers_pass_and_explains_duet(tmp_path):
     assert "sudden death: no more clues" in result.output
     assert "You let the AI act next" in result.output and "AI clue:" in result.output
     assert [e["type"] for e in Session.load(record).events][:2] == ["turn", "clue"]
+
+
+def test_the_duet_end_screen_shows_both_sides_and_the_losing_card(tmp_path):
+    from scripted_play import find_seed
+
+    seed, inputs, session = find_seed("duet", "guesser", False)  # aims at the assassin
+    result = CliRunner().invoke(
+        app,
+        ["play", "--variant", "duet", "--seed", str(seed), "--save", str(tmp_path / "g.jsonl")]
+        + GLOVE_AI,
+        input="\n".join(inputs) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "The AI's side of the key:" in result.output
+    assert "[agent]: a green found" in result.output  # the legend, brackets and all
+    lost = session.losing_card()
+    assert lost.startswith("lost on ") and "assassin on " in lost and lost in result.output
+
+
+def test_team_games_say_who_plays_what_and_the_cover_prompt_explains(tmp_path):
+    result = CliRunner().invoke(
+        app,
+        ["play", "--variant", "marvel-coop", "--role", "spymaster", "--seed", "2"]
+        + ["--save", str(tmp_path / "g.jsonl"), *GLOVE_AI],
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "you play red's spymaster; red starts" in result.output
+    assert "[x]: a card already covered" in result.output
+    from codebots.commands.play import PROMPTS
+
+    assert "frees the word for clues" in PROMPTS["cover"]

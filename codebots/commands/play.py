@@ -18,7 +18,8 @@ game. A guess is a card name (any case, a unique prefix is enough) or a grid squ
 PROMPTS = {
     "clue": "your clue",
     "guess": "your guess",
-    "cover": "cover which agent",
+    "cover": "the virtual team's turn: cover one of its agents (your choice; it frees the"
+    " word for clues and removes a distractor)",
     "turn": "the AI gives the next clue: enter, or 'mine' to give it yourself",
 }
 DUET_HELP = """Duet: each turn costs a token from the time bank: a bystander guess takes one (it
@@ -364,7 +365,7 @@ def describe(event: dict) -> str:
 
 
 def show(console, session, reveal: bool = False) -> None:
-    from codebots.render import LEGEND, board_table, clue_history, status_line
+    from codebots.render import board_table, clue_history, legend, status_line, team_line
 
     giving = session.human_move() in ("clue", "cover")
     spymaster_view = (
@@ -379,8 +380,15 @@ def show(console, session, reveal: bool = False) -> None:
         )
     )
     if spymaster_view:
-        console.print(LEGEND)
-    console.print(status_line(session.state) + " | " + clue_history(session.events))
+        console.print(legend(session.duet))
+    if reveal and session.duet:  # the end: the AI's side of the key too, and what lost
+        console.print("The AI's side of the key:")
+        console.print(board_table(session.state, session.words, key_side=1, show_key=True))
+        losing = session.losing_card()
+        if losing:
+            console.print(losing)
+    status = status_line(session.state) + " | " + clue_history(session.events)
+    console.print(status if session.duet else f"{team_line(session)} | {status}")
     held = session.bonuses_held()
     if held and not session.done:
         console.print(f"bonuses: {held} (see 'help')")

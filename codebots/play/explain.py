@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from codebots.engine import UNLIMITED
-from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES
+from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES, END_SUDDEN_DEATH_MISS
 
 
 class Explaining:
@@ -59,6 +59,23 @@ class Explaining:
             return "assassin" if hit_assassin else "bystander"
         names = {0: "red agent", 1: "blue agent", 2: "bystander", 3: "assassin"}
         return names[int(self.state.key[0, card])]
+
+    def losing_card(self) -> str:
+        """Duet, a lost game: the card that lost it and what it was on each side ("" else)."""
+        if not self.duet or not self.done or int(self.state.winner[0]) == 0:
+            return ""
+        guesses = [e for e in self.events if e["type"] == "guess" and e.get("card", -1) >= 0]
+        if not guesses or self.state.end_reason[0] not in (END_ASSASSIN, END_SUDDEN_DEATH_MISS):
+            return ""
+        last = guesses[-1]
+        card = last.get("counted", last["card"])
+        names = {0: "green", 2: "bystander", 3: "assassin"}
+        sides = [names[int(self.state.key[0, side, card])] for side in (0, 1)]
+        who = "you" if last["by"] == "human" else "the AI"
+        return (
+            f"lost on {self.card_word(card)}, touched by {who}: {sides[0]} on your side, "
+            f"{sides[1]} on the AI's"
+        )
 
     def result_text(self) -> str:
         reason = END_REASON_NAMES[int(self.state.end_reason[0])]
