@@ -66,6 +66,8 @@ def team_line(session) -> str:
     key = session.state.key[0]
     starts = "red" if (key == RED).sum() > (key == BLUE).sum() else "blue"  # 9 agents to 8
     seat = {"guesser": "red's guesser", "spymaster": "red's spymaster", "team": "both red seats"}
+    if session.spec.three_players:  # Marvel's three players: one guesser for both teams
+        seat["guesser"] = "the guesser of both teams"
     return f"you play {seat[session.role]}; {starts} starts"
 
 

@@ -37,6 +37,7 @@ class Variant:
     unlimited_clues: bool = True
     infinity_gauntlet: bool = False
     experts: bool = False  # Marvel experts: a clue shares no letters' piece with a card
+    three_players: bool = False  # Marvel: two rival spymasters share one guesser
     board_source: str = "pool"  # "competition": the 2019 framework's Python-random boards
     # Duet and the mission log.
     tokens: int = 10
@@ -135,6 +136,11 @@ class Variant:
             )
         if self.family == "duet" and self.mission is None and not 9 <= self.tokens <= 12:
             raise CodebotsError(f"duet tokens must be 9..12 (standard 10), not {self.tokens}")
+        if self.three_players and self.opponent != "team":
+            raise CodebotsError(
+                f"three_players needs two teams (classic); '{self.id}' has "
+                f"{'no other team' if self.opponent == 'none' else 'a virtual team'}"
+            )
         if self.zero_clue_guesses not in (0, 1):
             raise CodebotsError(
                 f"zero_clue_guesses must be 0 (no limit) or 1 (the 2019 framework), "
@@ -157,6 +163,7 @@ TEAM_OPTIONS = frozenset(
         "unlimited_clues",
         "infinity_gauntlet",
         "experts",
+        "three_players",
         "board_source",
     }
 )

@@ -96,6 +96,11 @@ def make_agent(role: str, name: str, build: bool = True, **options) -> Spymaster
     that take them; the agent is then named so in every result."""
     if role not in ("spymaster", "guesser"):
         raise CodebotsError(f"role must be 'spymaster' or 'guesser', not '{role}'")
+    if role == "spymaster" and "|" in name:  # two rivals: red's and blue's (Marvel, 3 players)
+        from codebots.agents.rivals import Rivals, split_rivals
+
+        red, blue = (make_agent(role, part, build, **options) for part in split_rivals(name))
+        return Rivals(red, blue) if build else None
     registry = SPYMASTERS if role == "spymaster" else GUESSERS
     base, inline = split_agent_name(name)
     if base not in registry:

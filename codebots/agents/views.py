@@ -31,6 +31,7 @@ class SpymasterView:
     active: np.ndarray  # (B,) bool — games waiting for this agent
     known_wrong: np.ndarray  # (B, 25) bool — the guesser knows these are not our agents
     # (Duet: cards marked bystander from this side)
+    team: np.ndarray | None = None  # (B,) team games: the team whose spymaster plays
 
     def board(self, game: int) -> list[str]:
         return [self.words[i] for i in self.cards[game]]
@@ -142,6 +143,7 @@ def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> Spymas
         visible=~covered,
         active=active,
         known_wrong=known_wrong(state, getattr(state, "giver", None)),
+        team=None if isinstance(state, DuetState) else state.team,
     )
 
 

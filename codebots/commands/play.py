@@ -145,6 +145,8 @@ def play(
                 continue
             show(console, session)
             prompt = PROMPTS[move] + (" (or 'pass')" if session.may_pass() else "")
+            if move == "guess" and session.spec.three_players:  # the guesser of both teams
+                prompt += f" for {'red' if int(session.state.team[0]) == 0 else 'blue'}"
             try:
                 text = input(f"{prompt}> ")
             except EOFError:
@@ -246,9 +248,10 @@ def partner_line(spymaster: str, guesser: str) -> str:
     from codebots.agents.base import split_agent_name
     from codebots.agents.crossplay import committee
 
-    names = {spymaster, guesser}
+    names = {*spymaster.split("|"), guesser}  # rival spymasters: red's|blue's
     line = f"the AI: spymaster {spymaster}, guesser {guesser}"
-    crossplay = [split_agent_name(n) for n in names if split_agent_name(n)[0] == "crossplay"]
+    crossplay = [split_agent_name(n.strip()) for n in names]
+    crossplay = [name for name in crossplay if name[0] == "crossplay"]
     if crossplay:
         minds = ", ".join(committee(crossplay[0][1].get("without", "")))
         line += (

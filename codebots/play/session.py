@@ -81,6 +81,11 @@ class Session(DuetChoices, Bonuses, Explaining):
 
         if self.role not in ROLES:
             raise CodebotsError(f"role must be one of {', '.join(ROLES)}, not '{self.role}'")
+        if self.role == "team" and get_variant(self.variant).three_players:
+            raise CodebotsError(
+                "three players: you are the shared guesser (--role guesser) or red's "
+                "spymaster (--role spymaster)"
+            )
         check_agent("spymaster", self.spymaster_name)
         check_agent("guesser", self.guesser_name)
         self.spec = get_variant(self.variant)
@@ -229,6 +234,8 @@ class Session(DuetChoices, Bonuses, Explaining):
         gives = self.role in ("spymaster", "team")
         if phase == CLUE:
             return "clue" if ours and gives else None
+        if phase == GUESS and self.spec.three_players:  # one guesser for both teams
+            return "guess" if self.role == "guesser" else None
         if phase == GUESS:
             return "guess" if ours and self.role in ("guesser", "team") else None
         if phase == COVER:
