@@ -172,3 +172,24 @@ def test_the_ai_partner_uses_the_hogwarts_bonus_at_the_terminal(tmp_path):
             assert all(e["counted"] in (e["card"], e["second"]) for e in pairs)
             return
     raise AssertionError("the AI never touched two cards in 8 Hogwarts games")
+
+
+def test_two_clues_in_one_turn(tmp_path):
+    from codebots.commands.play import describe
+    from codebots.play import InputProblem, Session
+
+    session = session_for(tmp_path, "duet[double_clues=1]")
+    assert "two clues in a turn 1" in session.bonuses_held()
+    with pytest.raises(InputProblem, match="'word number, word number'"):
+        session.human_clue("ocean 2, music")
+    event = session.human_clue("Ocean 2, music 1")
+    assert event["double"] and event["clues"] == [["ocean", 2], ["music", 1]]
+    assert event["number"] == 3 and int(session.state.double_left[0]) == 0
+    assert int(session.state.clues[0]) == 2  # two clues given in one turn
+    assert describe(event) == "You clues: OCEAN 2 + MUSIC 1"
+    guess = session.ai_move()  # the AI guesser reads both
+    assert guess["type"] == "guess"
+    assert Session.load(tmp_path / "g.jsonl").events == session.events
+    plain = session_for(tmp_path / "p", "duet")
+    with pytest.raises(InputProblem, match="no 'two clues in one turn' bonus"):
+        plain.human_clue("ocean 2, music 1")

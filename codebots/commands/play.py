@@ -31,6 +31,7 @@ clue, the looser turn order (two clues in a row at most), sudden death. When one
 greens are all found, the other player gives every clue. Score on a win: 3 per token left,
 +1 per token taken by stopping, -1 after sudden death.
 Mission bonuses, while the game holds them: a two-word clue ('pet shop 3', London);
+two clues in one turn ('ocean 2, music 1', the reward bonus);
 'mark CARD' before your clue marks one of your bystanders for a token (Hogsmeade);
 'CARD + CARD' touches two cards at once and the giver keeps the better (Hogwarts)."""
 
@@ -342,6 +343,10 @@ def say(line: str, session, before: tuple[int, int]) -> None:
         typer.echo(f"* {announcement}")
 
 
+def _count(number: int) -> str:
+    return "unlimited" if number == -1 else str(number)
+
+
 def describe(event: dict) -> str:
     who = "You" if event.get("by") == "human" else "AI"
     if event["type"] == "turn":
@@ -355,6 +360,9 @@ def describe(event: dict) -> str:
             note += " (none of ours relate to this word: keep away from the cards it suggests)"
         if "mark" in event:
             note += f" (first marks {event.get('mark_word', 'a bystander')}: a token)"
+        if event.get("double"):  # two clues in one turn
+            given = " + ".join(f"{w.upper()} {_count(n)}" for w, n in event["clues"])
+            return f"{who} clues: {given}{note}"
         return f"{who} clue: {event['word'].upper()} {number}{note}"
     result = f" -> {event['result']}" if event.get("result") else ""
     verb = "guess" if event["type"] == "guess" else "cover"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from codebots.bonus_moves import bonus_uses, marks, seconds
-from codebots.engine import GUESS
+from codebots.engine import GUESS, UNLIMITED
 from codebots.engine.constants import BYSTANDER
 from codebots.play.duet_choices import InputProblem
 
@@ -64,6 +64,30 @@ class Bonuses:
             event["two_word"] = True
         if self.pending_mark >= 0:
             event.update(mark=self.pending_mark, mark_word=self.card_word(self.pending_mark))
+        return event
+
+    def double_clue_event(self, text: str) -> dict:
+        """``ocean 2, music 1``: two clues in one turn (the reward bonus), one move. The AI
+        guesser reads them as one clue of both words for both numbers of cards."""
+        if int(self.state.double_left[0]) == 0:
+            raise InputProblem(
+                "no 'two clues in one turn' bonus in this game (a reward: spend it with "
+                "--use-bonus double_clues)"
+            )
+        parts = [part.strip() for part in text.split(",")]
+        if len(parts) != 2 or not all(len(part.split()) >= 2 for part in parts):
+            raise InputProblem("two clues in one turn: 'word number, word number'")
+        first, second = (self.clue_event(part) for part in parts)
+        numbers = (first["number"], second["number"])
+        event = {
+            **first,
+            "word": f"{first['word']} {second['word']}",
+            "number": UNLIMITED if UNLIMITED in numbers else sum(numbers),
+            "valid": first["valid"] and second["valid"],
+            "double": True,
+            "clues": [[first["word"], numbers[0]], [second["word"], numbers[1]]],
+        }
+        event.pop("two_word", None)
         return event
 
     def two_words_allowed(self) -> bool:

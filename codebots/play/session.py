@@ -262,6 +262,7 @@ class Session(DuetChoices, Bonuses, Explaining):
                     valid=event.get("valid", True),
                     giver=event.get("giver", -1),
                     two_word=bool(event.get("two_word", False)),
+                    double=bool(event.get("double", False)),
                     mark=event.get("mark", -1),
                 ),
             )
@@ -407,6 +408,8 @@ class Session(DuetChoices, Bonuses, Explaining):
     def clue_event(self, text: str) -> dict:
         """The person's clue as a move, checked (an :class:`InputProblem` if it cannot be
         given), not yet made."""
+        if "," in text and self.duet:  # the reward "two clues in one turn"
+            return self.double_clue_event(text)
         parts = text.strip().split()
         if len(parts) < 2:
             raise InputProblem("give a clue as: word number (e.g. 'ocean 2', 'fruit unlimited')")
