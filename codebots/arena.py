@@ -11,7 +11,7 @@ import pandas as pd
 from codebots.agents import Guesser, Spymaster
 from codebots.agents.partner import ROUND
 from codebots.agents.views import guesser_view, judging_side, spymaster_view
-from codebots.bonus_moves import bonus_uses, marks, seconds
+from codebots.bonus_moves import bonus_clues, bonus_uses, marks, offers, seconds, words_valid
 from codebots.engine import (
     CLUE,
     COVER,
@@ -70,10 +70,10 @@ def _givers(game, state: DuetState, giving: np.ndarray, spymasters=(), variant=N
         both = giving & game.legal_givers(state).all(axis=1)
         left = np.zeros((len(scheduled), 2), dtype=np.int64)
         for player in (0, 1):
-            agent = spymasters[player]
-            if hasattr(agent, "offer") and both.any():
+            if both.any():
                 seen = state.replace(giver=np.full(len(scheduled), player, np.int8))
-                left[:, player] = agent.offer(spymaster_view(variant, words, seen, both))
+                said = offers(spymasters[player], spymaster_view(variant, words, seen, both))
+                left[:, player] = 0 if said is None else said
     margin = OFFER_MARGIN if LOOSE_ORDER_POLICY == "offer" else 1
     ahead = left - left[:, ::-1]  # (B, 2) by how much each player's figure beats the other's
     prefer = np.where(ahead[:, 1] >= margin, 1, np.where(ahead[:, 0] >= margin, 0, scheduled))
@@ -143,20 +143,33 @@ def play_batch(
             numbers = np.full(size, NO_ACTION, dtype=np.int16)
             valid = np.ones(size, dtype=bool)
             mark = np.full(size, -1, dtype=np.int16)  # (B,) Duet: a bystander marked first
+            two_word = np.zeros(size, dtype=bool)  # (B,) Duet: London's two-word clue
+            double = np.zeros(size, dtype=bool)  # (B,) Duet: two clues in one turn
             aims: dict[int, tuple] = {}
             for agent, mask in _by_seat(spymasters, giver, giving):
                 view = spymaster_view(variant, words, judged, mask)
                 clues = agent.clues(view, rng)
-                checked = checker.valid(clues.words, state.cards, view.visible)
-                numbers = np.where(mask, clues.numbers, numbers).astype(np.int16)
-                valid = np.where(mask, checked, valid)
-                if chosen is not None:
+                said, counts = clues.words, clues.numbers
+                if chosen is not None:  # Duet: the giver's bonuses (codebots.bonus_moves)
                     mark = np.where(mask, marks(agent, view, clues.words, state), mark)
+                    said, counts, two, both = bonus_clues(agent, view, clues, state, checker)
+                    two_word |= mask & two
+                    double |= mask & both
+                checked = words_valid(checker, said, state.cards, view.visible)
+                numbers = np.where(mask, counts, numbers).astype(np.int16)
+                valid = np.where(mask, checked, valid)
                 for index in np.flatnonzero(mask):
-                    clue_words[index] = clues.words[index]
+                    clue_words[index] = said[index]
                     aims[index] = clues.targets[index] if clues.targets else ()
             asked = -1 if chosen is None else np.where(giving, chosen, -1)
-            action = ClueAction(number=numbers, valid=valid, giver=asked, mark=mark)
+            action = ClueAction(
+                number=numbers,
+                valid=valid,
+                giver=asked,
+                mark=mark,
+                two_word=two_word,
+                double=double,
+            )
             state = game.step_clue(state, action)
             intended[giving] = False
             for index, positions in aims.items():

@@ -193,3 +193,27 @@ def test_two_clues_in_one_turn(tmp_path):
     plain = session_for(tmp_path / "p", "duet")
     with pytest.raises(InputProblem, match="no 'two clues in one turn' bonus"):
         plain.human_clue("ocean 2, music 1")
+
+
+def test_the_ai_gives_two_word_clues_in_london(seats):
+    log: list = []
+    with_bonus = play("mission/london", *seats, SEEDS, turn_log=log)
+    without = play("mission/london[two_word_clues=0]", *seats, SEEDS)
+    assert with_bonus["two_word_clues_used"].between(0, 3).all()
+    assert with_bonus["two_word_clues_used"].sum() > 0
+    two_words = [turn for turn in log if len(turn["clue"].split()) == 2]
+    assert two_words and all(turn["number"] == 2 and turn["valid"] for turn in two_words)
+    assert (with_bonus["won"] != without["won"]).any() or (
+        with_bonus["turns"] != without["turns"]
+    ).any()
+
+
+def test_the_ai_gives_two_clues_in_one_turn_when_time_runs_short(seats):
+    log: list = []
+    rows = play("mission/gringotts[double_clues=1]", *seats, SEEDS, turn_log=log)
+    used = rows["double_clues_used"]
+    assert used.between(0, 1).all() and used.sum() > 0
+    doubles = [turn for turn in log if len(turn["clue"].split()) == 2]
+    assert doubles and all(turn["valid"] for turn in doubles)
+    plain = play("mission/gringotts", *seats, SEEDS)
+    assert (plain["double_clues_used"] == 0).all()

@@ -117,12 +117,6 @@ class CrossplaySpymaster:
     def clues(self, view, rng):
         return self._for(view.variant).clues(view, rng)
 
-    def mark_card(self, view, words):
-        return self._for(view.variant).mark_card(view, words)
-
-    def offer(self, view):
-        return self._for(view.variant).offer(view)
-
     def covers(self, view, rng):
         return self.timed.covers(view, rng)
 

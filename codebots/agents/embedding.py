@@ -53,7 +53,6 @@ from codebots.lexicon import relation_matrix
 from codebots.minds import model_minds
 
 SCORE_BLOCK = 64  # games scored at once by the spymaster
-MARK_Z = 2.0  # Hogsmeade bonus: mark a bystander the clue is at least this near (z units)
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
 
 
@@ -447,31 +446,6 @@ class EmbeddingSpymaster:
             sims = sims + 0.1 * learned[:, :, 0]
         order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
         return np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
-
-    def mark_card(self, view: SpymasterView, words) -> np.ndarray:
-        """``(B,)`` the Hogsmeade bonus (Duet): one of the giver's own bystanders to mark
-        before the clue ``words[b]``, or -1. The visible unmarked bystander the clue is
-        nearest to, when a partner would plausibly guess it (z at least ``MARK_Z`` under
-        every mind): a mark costs a token, a bystander guess ends the turn too."""
-        tables = self.tables(view.words)
-        clue_ids = np.array([tables[0].clue_index.get(w, -1) for w in words])  # (B,)
-        free = (view.identity == BYSTANDER) & view.visible & ~view.known_wrong & ~view.covered
-        z = np.full(view.cards.shape, np.inf, dtype=np.float32)  # (B, 25) worst over minds
-        for table in tables:
-            z = np.minimum(z, table.zsims[view.cards, np.clip(clue_ids, 0, None)[:, None]])
-        z = np.where(free, z, -np.inf)
-        near = z.argmax(axis=1)
-        use = view.active & (clue_ids >= 0) & (z.max(axis=1) >= MARK_Z)
-        return np.where(use, near, -1)
-
-    def offer(self, view: SpymasterView) -> np.ndarray:
-        """``(B,)`` how many cards its next clue would aim at (0 for inactive games), with
-        nothing remembered: what a player says when the turn order lets both give a clue."""
-        counts = np.zeros(len(view.active), dtype=np.int64)
-        active = np.flatnonzero(view.active)
-        for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
-            counts[games] = self._choose(view, games)[1]
-        return counts
 
     def top_clues(self, view: SpymasterView, game: int = 0, k: int = 5) -> list[dict]:
         """The ``k`` best distinct clues for one game, with number, targets and margin."""
