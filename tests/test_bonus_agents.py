@@ -217,3 +217,27 @@ def test_the_ai_gives_two_clues_in_one_turn_when_time_runs_short(seats):
     assert doubles and all(turn["valid"] for turn in doubles)
     plain = play("mission/gringotts", *seats, SEEDS)
     assert (plain["double_clues_used"] == 0).all()
+
+
+def test_the_ai_partner_gives_two_word_clues_at_the_terminal():
+    # A perfect person finishes London before the AI needs a one-card clue, so the AI's
+    # clue is made a one-card one here; the terminal then applies the arena's policy.
+    from codebots.agents.base import Clues
+    from codebots.agents.views import spymaster_view
+    from codebots.play import Session
+
+    for seed in range(20):
+        session = Session("mission/london", seed, "guesser", "glove", "glove")
+        session.human_clue("pass")  # the AI gives the first clue
+        state = session.state.replace(giver=np.ones(1, np.int8))
+        view = spymaster_view(session.spec, session.words, state, np.ones(1, bool))
+        best = session.spymaster.clues(view, np.random.default_rng(0))
+        one = Clues(best.words, np.ones(1, np.int16), ((best.targets[0][0],),))
+        event = {"type": "clue", "by": "ai", "word": best.words[0], "number": 1}
+        event = session.ai_clue_bonuses(event, view, one)
+        if event.get("two_word"):
+            assert event["number"] == 2 and event["word"].startswith(best.words[0] + " ")
+            session._record({**event, "valid": True, "giver": 1})
+            assert int(session.state.two_word_left[0]) == 2  # the engine spent one
+            return
+    raise AssertionError("no two-word clue on 20 London boards")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from codebots.bonus_moves import bonus_uses, marks, seconds
+from codebots.bonus_moves import bonus_clues, bonus_uses, marks, seconds
 from codebots.engine import GUESS, UNLIMITED
 from codebots.engine.constants import BYSTANDER
 from codebots.play.duet_choices import InputProblem
+from codebots.validity import variant_checker
 
 BONUS_NAMES = {
     "two_word_left": "two-word clues",
@@ -128,11 +129,22 @@ class Bonuses:
         key = self.state.key[0, judge]
         return second if key[second] < key[card] else card
 
-    def ai_clue_bonuses(self, event: dict, view, words: list[str]) -> dict:
-        """The AI giver's bonuses with its clue: a mark (see :mod:`codebots.bonus_moves`)."""
-        mark = int(marks(self.spymaster, view, words, self.state)[0])
+    def ai_clue_bonuses(self, event: dict, view, clues) -> dict:
+        """The AI giver's bonuses with its clue, by the arena's policies
+        (:mod:`codebots.bonus_moves`): a mark, a two-word clue, two clues in one turn."""
+        mark = int(marks(self.spymaster, view, clues.words, self.state)[0])
         if mark >= 0:
             event.update(mark=mark, mark_word=self.card_word(mark))
+        checker = variant_checker(self.spec, self.words)
+        words, numbers, two_word, double = bonus_clues(
+            self.spymaster, view, clues, self.state, checker
+        )
+        first, number = event["word"], int(clues.numbers[0])
+        if two_word[0]:
+            event.update(word=words[0], number=int(numbers[0]), two_word=True)
+        elif double[0]:
+            pair = [[first, number], [words[0].split()[-1], int(numbers[0]) - number]]
+            event.update(word=words[0], number=int(numbers[0]), double=True, clues=pair)
         return event
 
     def ai_guess_bonuses(self, event: dict, view) -> dict:

@@ -329,7 +329,7 @@ class Session(DuetChoices, Bonuses, Explaining):
             if taken:
                 event["giver"] = 1
             if self.duet:
-                event = self.ai_clue_bonuses(event, view, [word])
+                event = self.ai_clue_bonuses(event, view, clues)
         elif phase in (GUESS, SUDDEN_DEATH):
             view = guesser_view(
                 self.spec,
