@@ -251,7 +251,9 @@ def test_an_expert_campaign_plays_every_mission_with_one_token_fewer(tmp_path):
         "mission/privet-drive[expert]"
     )
     later = runner.invoke(
-        app, ["play", *GLOVE_AI, "--campaign", str(progress_file)], input="quit\n"
+        app,
+        ["play", *GLOVE_AI, "--campaign", str(progress_file), "--save", str(tmp_path / "h.jsonl")],
+        input="quit\n",
     )  # kept without repeating the flag
     assert later.exit_code == 0 and "(mission/london[expert])" in later.output, later.output
 
