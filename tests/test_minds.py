@@ -136,7 +136,10 @@ def test_cross_pairs_through_every_variant_family_give_only_valid_clues(tmp_path
         assert records["cross"].all(), variant
         for turn in log:
             if turn.get("giver_seat", 0) == 0:  # the cross-play agent's clues
-                assert turn["valid"] and turn["clue"] in vocabulary, (variant, turn)
+                # Every word: London's two-word clues and two clues in one turn have two.
+                words = turn["clue"].split()
+                assert turn["valid"] and set(words) <= vocabulary, (variant, turn)
+                assert len(words) == 1 or variant == "mission/gringotts", (variant, turn)
         assert len(log) > 30
 
 
