@@ -51,34 +51,30 @@ class Seat:
         return minds_of(self.spymaster) | minds_of(self.guesser)
 
 
-LOOSE_ORDER_POLICY = "offer"  # or "scheduled", "more-greens", "fewer-greens" (measured)
-OFFER_MARGIN = 2  # "offer": the other player takes the clue when it aims at this many more
+OFFER_MARGIN = 2  # the other player takes the scheduled clue when it aims at this many more
 
 
-def _givers(game, state: DuetState, giving: np.ndarray, spymasters=(), variant=None, words=()):
-    """``(B,)`` the player who gives each game's next clue. With ``loose_turn_order`` the
-    players may choose (a player may give two in a row): the one with more of its own greens
-    left to find gives, so that neither side is left with many when the bank runs out (the
-    scheduled giver on a tie, and whenever the rules name one)."""
+def _givers(game, state: DuetState, giving: np.ndarray, spymasters, variant, words):
+    """``(B,)`` the player who gives each game's next clue: the scheduled one, except with
+    ``loose_turn_order`` where both may: then each says how many cards its next clue would
+    aim at (:func:`codebots.bonus_moves.offers`) and the other player takes the clue when
+    its offer is ``OFFER_MARGIN`` more ("I have one for three"). Measured neutral against
+    the strict order (docs/engine-rules.md), as were "more greens left gives" and "fewer"."""
     scheduled = state.giver.astype(np.int64)
-    if not game.variant.loose_turn_order or LOOSE_ORDER_POLICY == "scheduled":
+    if not game.variant.loose_turn_order:
         return scheduled
-    left = state.greens_left()  # (B, 2)
-    if LOOSE_ORDER_POLICY == "fewer-greens":
-        left = -left
-    if LOOSE_ORDER_POLICY == "offer":
-        both = giving & game.legal_givers(state).all(axis=1)
-        left = np.zeros((len(scheduled), 2), dtype=np.int64)
-        for player in (0, 1):
-            if both.any():
-                seen = state.replace(giver=np.full(len(scheduled), player, np.int8))
-                said = offers(spymasters[player], spymaster_view(variant, words, seen, both))
-                left[:, player] = 0 if said is None else said
-    margin = OFFER_MARGIN if LOOSE_ORDER_POLICY == "offer" else 1
-    ahead = left - left[:, ::-1]  # (B, 2) by how much each player's figure beats the other's
-    prefer = np.where(ahead[:, 1] >= margin, 1, np.where(ahead[:, 0] >= margin, 0, scheduled))
-    allowed = game.legal_givers(state)[np.arange(len(prefer)), prefer]
-    return np.where(giving & allowed, prefer, scheduled)
+    both = giving & game.legal_givers(state).all(axis=1)  # (B,) either player may give
+    if not both.any():
+        return scheduled
+    offer = np.zeros((len(scheduled), 2), dtype=np.int64)  # (B, 2) cards each would aim at
+    for player in (0, 1):
+        seen = state.replace(giver=np.full(len(scheduled), player, np.int8))
+        said = offers(spymasters[player], spymaster_view(variant, words, seen, both))
+        offer[:, player] = 0 if said is None else said
+    other = 1 - scheduled
+    rows = np.arange(len(scheduled))
+    takes = both & (offer[rows, other] - offer[rows, scheduled] >= OFFER_MARGIN)
+    return np.where(takes, other, scheduled)
 
 
 def _by_seat(agents: tuple, seat: np.ndarray, mask: np.ndarray):

@@ -254,12 +254,8 @@ def uses_similarity(guesser) -> bool:
 
 def reads_clue(guesser, turn: HumanTurn, pool: tuple[str, ...]) -> bool:
     """Whether the guesser's model has a meaning for the turn's clue (model-free: yes)."""
-    if not all(hasattr(guesser, name) for name in ("model", "vocabulary")):
-        return True
-    from codebots.agents.guesser import reads
-    from codebots.agents.tables import model_tables
-
-    return reads(model_tables(guesser.model, pool, guesser.vocabulary), turn.clue)
+    reads = getattr(guesser, "reads_clue", None)
+    return reads is None or reads(pool, turn.clue)
 
 
 def similarity_ranking(guesser, turn: HumanTurn, pool: tuple[str, ...] = ()) -> np.ndarray:

@@ -64,20 +64,37 @@ def choose(session: Session, move: str, win: bool) -> str:
     raise AssertionError("no clue for the assassin")
 
 
-def script(variant: str, role: str, seed: int, win: bool) -> tuple[list[str], Session]:
-    session = Session(variant, seed, role, "glove", "glove")
+def play_out(session: Session, answer, refused: tuple[str, ...] = (), each=None) -> list[str]:
+    """Play ``session`` to its end: the AI's moves, and the person's ``answer(session,
+    move)``; returns what the person typed. Inputs in ``refused`` may be refused (they are
+    typed all the same); ``each(before)`` is called after every move with each side's greens
+    left before it."""
+    from codebots.play import InputProblem
+
     inputs = []
     for _ in range(300):
         if session.done:
-            return inputs, session
+            return inputs
+        before = session.greens_left()
         move = session.human_move()
         if move is None:
             session.ai_move()
-            continue
-        text = choose(session, move, win)
-        getattr(session, f"human_{move}")(text)
-        inputs.append(text)
+        else:
+            text = answer(session, move)
+            inputs.append(text)
+            try:
+                getattr(session, f"human_{move}")(text)
+            except InputProblem:
+                if text not in refused:
+                    raise
+        if each is not None:
+            each(before)
     raise AssertionError("the scripted game did not end")
+
+
+def script(variant: str, role: str, seed: int, win: bool) -> tuple[list[str], Session]:
+    session = Session(variant, seed, role, "glove", "glove")
+    return play_out(session, lambda s, move: choose(s, move, win)), session
 
 
 def expected_text(session: Session, win: bool) -> str:

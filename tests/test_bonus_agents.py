@@ -60,22 +60,27 @@ def test_the_second_card_is_the_next_best_and_only_when_close():
 
     spec = get_variant("mission/hogwarts")
     words = load_pool(spec.pool).words
-    state = make(spec).reset(np.arange(5))
-    state = state.replace(phase=np.full(5, GUESS, np.int8))  # as after a clue "wand 2"
+    from codebots.agents.guesser import TOUCH_TWO_GAP_Z
+
+    size = 40
+    state = make(spec).reset(np.arange(size))
+    state = state.replace(phase=np.full(size, GUESS, np.int8))  # as after a clue "wand 2"
     guesser = make_agent("guesser", "glove")
-    guesser.begin(5)
-    active = np.ones(5, bool)
-    view = guesser_view(
-        spec, words, state, active, ["wand"] * 5, np.full(5, 2, np.int16), False, active
-    )
+    guesser.begin(size)
+    active = np.ones(size, bool)
+    clue = ["wand"] * size
+    view = guesser_view(spec, words, state, active, clue, np.full(size, 2, np.int16), False, active)
     cards = guesser.guesses(view, np.random.default_rng(0))
     second = guesser.second_card(view, cards)
     scores = guesser._scores
-    for game in range(5):
-        if second[game] >= 0:
+    for game in range(size):
+        others = np.delete(scores[game], cards[game])
+        close = scores[game, cards[game]] - others.max() <= TOUCH_TWO_GAP_Z
+        assert (second[game] >= 0) == close, game  # a second card exactly when close
+        if close:
             assert second[game] != cards[game] and view.legal[game, second[game]]
-            others = np.delete(scores[game], cards[game])
             assert scores[game, second[game]] == others.max()
+    assert 0 < (second >= 0).sum() < size  # both cases occur on these boards
 
 
 # --- the person's bonuses at the terminal ---------------------------------------------------
@@ -151,7 +156,7 @@ def test_touching_two_cards_in_hogwarts(tmp_path):
 
 
 def test_the_ai_partner_uses_the_hogwarts_bonus_at_the_terminal(tmp_path):
-    from scripted_play import choose
+    from scripted_play import choose, play_out
 
     from codebots.play import Session
 
@@ -160,12 +165,7 @@ def test_the_ai_partner_uses_the_hogwarts_bonus_at_the_terminal(tmp_path):
             "mission/hogwarts", seed, "guesser", "glove", "glove", tmp_path / f"{seed}"
         )
         session.start()
-        while not session.done:
-            move = session.human_move()
-            if move is None:
-                session.ai_move()
-            else:
-                getattr(session, f"human_{move}")(choose(session, move, win=True))
+        play_out(session, lambda s, move: choose(s, move, win=True))
         pairs = [e for e in session.events if e["by"] == "ai" and "second" in e]
         if pairs:
             assert Session.load(tmp_path / f"{seed}").events == session.events
@@ -241,3 +241,23 @@ def test_the_ai_partner_gives_two_word_clues_at_the_terminal():
             assert int(session.state.two_word_left[0]) == 2  # the engine spent one
             return
     raise AssertionError("no two-word clue on 20 London boards")
+
+
+def test_under_the_looser_order_a_player_with_a_bigger_clue_takes_the_turn(seats):
+    logs: dict = {}
+    for label in ("duet", "duet[loose_turn_order]"):
+        logs[label] = []
+        play(label, *seats, SEEDS[:30], turn_log=logs[label])
+    strict, loose = ([(t["seed"], t["giver_seat"]) for t in logs[k]] for k in logs)
+    assert strict != loose  # the agents used the looser order somewhere
+
+    def openings(log):  # each game's givers up to the first clue of a repeated giver
+        games: dict = {}
+        for seed, giver in log:
+            games.setdefault(seed, []).append(giver)
+        return {seed: g[: next((i for i in range(1, len(g)) if g[i] == g[i - 1]), len(g))]
+                for seed, g in games.items()}  # fmt: skip
+
+    # Strictly the givers alternate until a hand-over; loosely a player gives twice sooner.
+    first, second = openings(strict), openings(loose)
+    assert any(len(second[seed]) < len(first[seed]) for seed in first)

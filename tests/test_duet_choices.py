@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scripted_play import GLOVE_AI, choose
+from scripted_play import GLOVE_AI, choose, play_out
 from typer.testing import CliRunner
 
 from codebots.cli import app
@@ -100,15 +100,14 @@ def test_sudden_death_order_is_the_players_choice(tmp_path):
             session.human_guess(bystander_of(session, 1))
     assert session.state.phase[0] == SUDDEN_DEATH, "no sudden death: pick another seed"
     guessers = session.game.sudden_death_guessers(session.state)[0]
-    assert session.human_move() == ("guess" if guessers[0] else None)
-    if guessers.all():
-        assert session.may_pass()
-        session.human_guess("pass")
-        assert session.human_move() is None
-        event = session.ai_move()
-        assert event["type"] == "guess" and event["guesser"] == 1
-        if not session.done:  # after one guess the person chooses again
-            assert session.turn_choice is None
+    assert guessers.all()  # both have greens to find: the players choose the order
+    assert session.human_move() == "guess" and session.may_pass()
+    session.human_guess("pass")
+    assert session.human_move() is None
+    event = session.ai_move()
+    assert event["type"] == "guess" and event["guesser"] == 1
+    if not session.done:  # after one guess the person chooses again
+        assert session.turn_choice is None
     assert Session.load(tmp_path / "g.jsonl").events == session.events
 
 
@@ -116,16 +115,11 @@ def test_the_hand_over_is_announced_once(tmp_path):
     said = []
     for seed in range(6):
         session = Session("duet", seed, "guesser", "glove", "glove")
-        for _ in range(300):
-            if session.done:
-                break
-            before = session.greens_left()
-            move = session.human_move()
-            if move is None:
-                session.ai_move()
-            else:
-                getattr(session, f"human_{move}")(choose(session, move, win=True))
-            said += session.announcements(before)
+        play_out(
+            session,
+            lambda s, move: choose(s, move, win=True),
+            each=lambda before, session=session: said.extend(session.announcements(before)),
+        )
     assert said and len(said) <= 6  # once a game at most
     assert all(line.startswith("every green on") for line in said)
 

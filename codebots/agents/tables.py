@@ -18,7 +18,7 @@ from codebots.cache import cached
 from codebots.embeddings import Embedding, load_embedding
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
-from codebots.validity import CheckOptions, ForbidTable, checker_for
+from codebots.validity import CheckOptions, ForbidTable, checker_for, variant_options
 from codebots.vocab import clue_vocabulary
 
 DEFAULT_VOCABULARY = 50_000
@@ -128,7 +128,7 @@ def _strict_forbid(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> Forbid
 def forbid_for(variant, tables: ModelTables) -> ForbidTable:
     """The forbid table of ``tables`` under ``variant``'s clue rules: the strict one (every
     clue sharing a piece of letters with a card) with the experts option (RULES section 1)."""
-    if not getattr(variant, "experts", False):
+    if not variant_options(variant).strict:
         return tables.forbid
     return _strict_forbid(tables.pool, tables.vocabulary)
 
