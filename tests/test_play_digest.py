@@ -1,0 +1,65 @@
+"""Games, tables and turn logs stay identical through speed work.
+
+Each case plays a fixed seed set with real agents and hashes the game table (CSV) and the
+turn log (JSON); the digests are committed in ``tests/data/play_digests.json``. A change that
+alters a single guess, clue or table cell fails here. When a change is *meant* to alter play,
+regenerate the file and say why in the commit::
+
+    .venv/bin/python tests/test_play_digest.py --write
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+DIGESTS = Path(__file__).parent / "data" / "play_digests.json"
+# name: (variant, spymaster, guesser, seats, games)
+CASES = {
+    "single-team-glove": ("single-team-2019", "glove", "glove", False, 300),
+    "classic-glove-minilm": ("classic", "glove", "minilm", False, 100),
+    "marvel-glove": ("marvel-coop", "glove", "glove", False, 100),
+    "duet-glove-seats": ("duet", "glove", "glove", True, 100),
+    "single-team-crossplay": ("single-team-2019", "crossplay[without=glove]", "glove", False, 60),
+    "duet-crossplay-seats": ("duet", "crossplay[without=glove]", "glove", True, 60),
+    "experts-lexicon": ("marvel-coop[experts]", "glove-lexicon", "minilm", False, 60),
+}
+
+
+def play_digest(variant: str, spymaster: str, guesser: str, seats: bool, games: int) -> str:
+    from codebots.agents import make_agent
+    from codebots.arena import Seat, play
+
+    if seats:
+        first, second = (
+            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
+            for name in (spymaster, guesser)
+        )
+    else:
+        first, second = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
+    log: list[dict] = []
+    table = play(variant, first, second, range(games), batch_size=64, turn_log=log)
+    digest = hashlib.sha256(table.to_csv(index=False, float_format="%.6g").encode())
+    digest.update(json.dumps(log, sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_games_tables_and_turn_logs_match_the_committed_digest(case):
+    expected = json.loads(DIGESTS.read_text())[case]
+    assert play_digest(*CASES[case]) == expected, (
+        f"{case}: play changed; if meant, rerun tests/test_play_digest.py --write"
+    )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: tests/test_play_digest.py --write")
+    digests = {name: play_digest(*case) for name, case in sorted(CASES.items())}
+    DIGESTS.write_text(json.dumps(digests, indent=2) + "\n")
+    print(json.dumps(digests, indent=2))
