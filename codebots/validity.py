@@ -23,6 +23,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -34,11 +35,13 @@ _ONE_WORD = re.compile(r"^[A-Za-z]{2,}$")
 _RELAXED = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
 # Cached forbid tables are keyed by the code that decides them, so an edit to the rules can
 # never serve a stale table.
+# The word lists' versions too: a new wordfreq or lemminflect can change a verdict.
 RULES_FINGERPRINT = hashlib.sha256(
     b"".join(
         (Path(__file__).parent / name).read_bytes()
         for name in ("morphology.py", "validity.py", "lexicon.py")
     )
+    + " ".join(version(package) for package in ("wordfreq", "lemminflect")).encode()
 ).hexdigest()[:16]
 
 
@@ -185,29 +188,42 @@ class ClueChecker:
     def __init__(self, pool: Sequence[str], options: CheckOptions = CheckOptions()):
         self.pool = tuple(pool)
         self.options = options
-        self._index: dict[str, list[int]] = {}
-        for row, card in enumerate(self.pool):
-            for key in card_keys(card):
-                self._index.setdefault(key, []).append(row)
         self._ids: dict[str, int] = {}
         self._columns: list[np.ndarray] = []
         self._table = np.zeros((len(self.pool), 0), dtype=bool)
-        # The strict rule by lookups (the same answer as _substring, card by card): rows of
-        # the cards holding each piece, and of the cards with a piece containing a string.
-        self._piece_rows: dict[str, set[int]] = {}
-        self._inside_rows: dict[str, set[int]] = {}
-        if options.strict:
-            for row, card in enumerate(self.pool):
-                for piece in card_pieces(card):
-                    self._piece_rows.setdefault(piece, set()).add(row)
-                    for start in range(len(piece)):
-                        for end in range(start + 1, len(piece) + 1):
-                            self._inside_rows.setdefault(piece[start:end], set()).add(row)
+        # Forbid tables this checker built or read, by column: (clue index, indptr, rows),
+        # the rows of every card forbidding clue i in rows[indptr[i]:indptr[i + 1]]. A word
+        # of their vocabularies is answered from them, the same answer as forbidders().
+        self._adopted: list[tuple[dict[str, int], np.ndarray, np.ndarray]] = []
+        self._tables: dict[tuple[str, ...], ForbidTable] = {}
+
+    @functools.cached_property
+    def _index(self) -> dict[str, list[int]]:
+        """Key -> rows of the cards holding it (built on first need: seconds for a pool)."""
+        index: dict[str, list[int]] = {}
+        for row, card in enumerate(self.pool):
+            for key in card_keys(card):
+                index.setdefault(key, []).append(row)
+        return index
+
+    @functools.cached_property
+    def _strict_rows(self) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+        """The strict rule by lookups (the same answer as _substring, card by card): rows
+        of the cards holding each piece, and of the cards with a piece containing a string."""
+        piece_rows: dict[str, set[int]] = {}
+        inside_rows: dict[str, set[int]] = {}
+        for row, card in enumerate(self.pool):
+            for piece in card_pieces(card):
+                piece_rows.setdefault(piece, set()).add(row)
+                for start in range(len(piece)):
+                    for end in range(start + 1, len(piece) + 1):
+                        inside_rows.setdefault(piece[start:end], set()).add(row)
+        return piece_rows, inside_rows
 
     def _substring_rows(self, token: str) -> set[int]:
         """Rows whose card shares a piece with ``token`` under the strict rule."""
-        rows = set(self._inside_rows.get(token, ()))  # the token is inside a piece
-        pieces = self._piece_rows
+        pieces, inside = self._strict_rows
+        rows = set(inside.get(token, ()))  # the token is inside a piece
         for start in range(len(token)):  # a piece is inside the token
             for end in range(start + 1, len(token) + 1):
                 rows |= pieces.get(token[start:end], set())
@@ -226,6 +242,24 @@ class ClueChecker:
                 rows |= self._substring_rows(token)
         return np.array(sorted(rows), dtype=np.intp)
 
+    def _forbidding_rows(self, word: str) -> np.ndarray:
+        """:meth:`forbidders`, from an adopted forbid table when it holds the word."""
+        for clue_index, indptr, rows in self._adopted:
+            clue_id = clue_index.get(word)
+            if clue_id is not None:
+                return rows[indptr[clue_id] : indptr[clue_id + 1]]
+        return self.forbidders(word)
+
+    def _adopt(self, vocabulary: tuple[str, ...], table: ForbidTable) -> None:
+        """Answer the words of ``vocabulary`` from ``table`` (its CSR rows turned into
+        columns; rows stay sorted, as forbidders() gives them)."""
+        entry_rows = np.repeat(np.arange(len(self.pool)), np.diff(table.indptr))
+        order = np.argsort(table.indices, kind="stable")
+        indptr = np.zeros(table.vocabulary_size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(table.indices, minlength=table.vocabulary_size), out=indptr[1:])
+        index = {word: i for i, word in enumerate(vocabulary)}
+        self._adopted.append((index, indptr, entry_rows[order]))
+
     def word_ids(self, words: Sequence[str]) -> np.ndarray:
         """``(B,) intp`` column ids of ``words``, adding columns for new words."""
         ids = np.empty(len(words), dtype=np.intp)
@@ -234,7 +268,7 @@ class ClueChecker:
             if index is None:
                 index = self._ids[word] = len(self._columns)
                 column = np.zeros(len(self.pool), dtype=bool)
-                column[self.forbidders(word)] = True
+                column[self._forbidding_rows(word)] = True
                 self._columns.append(column)
             ids[i] = index
         if self._table.shape[1] != len(self._columns):
@@ -248,8 +282,14 @@ class ClueChecker:
         return ~(forbidden & visible).any(axis=1)
 
     def forbid_table(self, vocabulary: Sequence[str], cache: bool = True) -> ForbidTable:
-        """The (pool x vocabulary) table of forbidden clues, cached on disk by content."""
-        return ForbidTable.build(self, tuple(vocabulary), cache=cache)
+        """The (pool x vocabulary) table of forbidden clues, cached on disk by content.
+        Checks of its words are answered from it from then on."""
+        vocabulary = tuple(vocabulary)
+        known = self._tables.get(vocabulary)
+        if known is None:
+            known = self._tables[vocabulary] = ForbidTable.build(self, vocabulary, cache=cache)
+            self._adopt(vocabulary, known)
+        return known
 
 
 @dataclass(frozen=True)
@@ -295,9 +335,9 @@ class ForbidTable:
         The same gather as :meth:`invalid_mask`, then a sorted search of the (game, clue)
         keys, so a spymaster checks its candidates without a dense ``(B, V)`` array.
         """
-        mask = self.invalid_mask(cards, visible)
-        games = np.repeat(np.arange(mask.shape[0], dtype=np.int64), np.diff(mask.indptr))
-        keys = np.sort(games * self.vocabulary_size + mask.indices)
+        indptr, indices = self._invalid_rows(cards, visible)
+        games = np.repeat(np.arange(len(cards), dtype=np.int64), np.diff(indptr))
+        keys = np.sort(games * self.vocabulary_size + indices)
         wanted = np.arange(len(clue_ids), dtype=np.int64)[:, None] * self.vocabulary_size
         wanted = wanted + clue_ids
         where = np.searchsorted(keys, wanted).clip(0, max(len(keys) - 1, 0))
@@ -311,6 +351,12 @@ class ForbidTable:
         """
         from scipy.sparse import csr_array
 
+        indptr, indices = self._invalid_rows(cards, visible)
+        data = np.ones(len(indices), dtype=bool)
+        return csr_array((data, indices, indptr), shape=(len(cards), self.vocabulary_size))
+
+    def _invalid_rows(self, cards: np.ndarray, visible: np.ndarray):
+        """``(indptr, indices)`` of :meth:`invalid_mask`'s CSR rows (no scipy needed)."""
         size = cards.shape[0]
         games, slots = np.nonzero(visible)  # row-major: grouped by game
         rows = cards[games, slots]
@@ -324,13 +370,17 @@ class ForbidTable:
         np.cumsum(
             np.bincount(games, weights=counts, minlength=size).astype(np.int64), out=indptr[1:]
         )
-        data = np.ones(total, dtype=bool)
-        return csr_array((data, indices, indptr), shape=(size, self.vocabulary_size))
+        return indptr, indices
+
+
+def checker_for(pool: tuple[str, ...], options: CheckOptions = CheckOptions()) -> ClueChecker:
+    """The shared :class:`ClueChecker` of a pool (its columns and forbid tables are reused
+    across runs), one per pool and options however they are passed."""
+    return _shared_checker(tuple(pool), options)
 
 
 @functools.lru_cache(maxsize=8)
-def checker_for(pool: tuple[str, ...], options: CheckOptions = CheckOptions()) -> ClueChecker:
-    """The shared :class:`ClueChecker` of a pool (its columns are reused across runs)."""
+def _shared_checker(pool: tuple[str, ...], options: CheckOptions) -> ClueChecker:
     return ClueChecker(pool, options)
 
 

@@ -136,6 +136,19 @@ def offensive_words() -> frozenset[str]:
     return frozenset(line.strip().lower() for line in lines if line.strip())
 
 
+def vocabulary_fingerprint() -> str:
+    """What :func:`clue_vocabulary` depends on (this module's code, the offensive-word list,
+    wordfreq's version), for the keys of cached vocabularies."""
+    import hashlib
+    from importlib.metadata import version
+
+    offensive = DATA_DIR / "filters" / "offensive.txt"
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(offensive.read_bytes() if offensive.exists() else b"")
+    digest.update(version("wordfreq").encode())
+    return digest.hexdigest()[:16]
+
+
 @functools.lru_cache(maxsize=8)
 def clue_vocabulary(size: int = 50_000, require: frozenset[str] | None = None) -> tuple[str, ...]:
     """The clue vocabulary: the ``size`` most frequent usable English words (wordfreq).

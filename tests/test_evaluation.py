@@ -192,6 +192,35 @@ def test_a_big_cell_split_across_workers_gives_the_same_games(tmp_path, monkeypa
     pd.testing.assert_frame_equal(serial, split)
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [
+        Cell("single-team-2019", "glove", "glove", 1000),
+        Cell("duet", "glove", "minilm", 450, seats=True),
+        Cell("classic", "random", "glove", 500),  # a random agent: whole batches only
+    ],
+    ids=["glove-pair", "duet-seats", "random"],
+)
+def test_workers_share_one_batch_evenly_and_play_the_same_games(tmp_path, cell, monkeypatch):
+    import codebots.evaluation as evaluation
+
+    serial = run_grid([cell], tmp_path / "one")
+    slices = evaluation._split([(cell, 0)], 2)
+    random_agent = "random" in (cell.spymaster, cell.guesser)
+    assert [task[2:] for task in slices] == ([(0, 1)] if random_agent else [(0, 2), (1, 2)])
+    asked = []
+    real = evaluation._results
+
+    def spy(tasks, workers, backend, address):
+        asked.extend(tasks)
+        yield from real(tasks, workers, backend, address)
+
+    monkeypatch.setattr(evaluation, "_results", spy)
+    shared = run_grid([cell], tmp_path / "two", workers=2)
+    pd.testing.assert_frame_equal(serial, shared)
+    assert asked == slices  # the two workers were given those slices
+
+
 def test_a_cell_id_follows_the_rules_behind_its_variant_label(monkeypatch):
     # A changed registered rule must not reuse cells cached under the old one.
     import dataclasses

@@ -39,6 +39,12 @@ def _glove_table():
     return model_tables.__wrapped__("glove", pool, vocabulary).sims
 
 
+def _shared_vocabulary():
+    from codebots.agents.tables import shared_vocabulary
+
+    return shared_vocabulary.__wrapped__(("glove", "minilm"), 2000)
+
+
 def _forbid_table():
     from codebots.validity import ClueChecker
     from codebots.vocab import clue_vocabulary, load_pool
@@ -82,7 +88,8 @@ def _gloss_vectors(monkeypatch):
 
 
 CACHE_KINDS = {
-    "sims": lambda monkeypatch: _glove_table(),
+    "tables": lambda monkeypatch: _glove_table(),
+    "vocabulary": lambda monkeypatch: _shared_vocabulary(),
     "forbid": lambda monkeypatch: _forbid_table(),
     "lexicon": lambda monkeypatch: _relation_matrix(),
     "derivations": lambda monkeypatch: _derivations(),
@@ -236,7 +243,9 @@ def test_kept_batches_of_an_unfinished_cell_are_reused_and_checked(tmp_path, mon
     monkeypatch.setattr(
         evaluation,
         "play_batches",
-        lambda cell, first, stop, progress=False: played.append(first) or real(cell, first, stop),
+        lambda cell, first, stop, progress=False, part=(0, 1): (
+            played.append(first) or real(cell, first, stop, part=part)
+        ),
     )
     capfd.readouterr()
     rows = run_grid([cell], tmp_path / "cells")

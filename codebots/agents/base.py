@@ -51,6 +51,13 @@ GUESSERS: dict[str, Callable[..., Guesser]] = {}
 SUMMARIES: dict[tuple[str, str], str] = {}  # (role, name) -> one line for `codebots agents`
 
 
+def uses_rng(agent) -> bool:
+    """Whether ``agent`` draws from the random stream it is given (an agent that does not
+    say: yes). The games of agents that do not are the same however a batch is split, so
+    an evaluation may share one batch among several workers."""
+    return bool(getattr(agent, "uses_rng", True))
+
+
 def register(role: str, name: str, summary: str | None = None):
     """Class decorator adding an agent factory to the registry of ``role``; ``summary``
     (default: the first line of the factory's docstring) is what ``codebots agents`` shows."""

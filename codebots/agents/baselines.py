@@ -27,6 +27,7 @@ def random_covers(view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
 class RandomSpymaster:
     """A valid random word from a small real vocabulary, and a number from 1 to 3."""
 
+    uses_rng = True
     name = "random"
     minds = frozenset()  # thinks with no model (codebots.minds)
 
@@ -58,6 +59,7 @@ class RandomSpymaster:
 class RandomGuesser:
     """A random uncovered card; after a guess, stops with probability ``stop_probability``."""
 
+    uses_rng = True
     name = "random"
     minds = frozenset()
     privileged = False
@@ -78,6 +80,7 @@ class OracleGuesser:
     An upper bound for any guesser given the same clues, not a player.
     """
 
+    uses_rng = True
     name = "oracle"
     minds = frozenset()  # reads the key, no model
     privileged = True

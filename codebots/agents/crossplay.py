@@ -23,6 +23,7 @@ docs/cross-model-notes.md has the measurements behind each setting.
 
 from __future__ import annotations
 
+from codebots.agents.base import uses_rng
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 from codebots.errors import CodebotsError
@@ -94,6 +95,10 @@ class CrossplaySpymaster:
         """Single-team games count only clues; the rest are played against the clock."""
         untimed = variant.family == "team" and variant.opponent == "none"
         return self.single if untimed else self.timed
+
+    @property
+    def uses_rng(self) -> bool:
+        return uses_rng(self.single) or uses_rng(self.timed)
 
     @property
     def partner(self):

@@ -114,6 +114,10 @@ class EmbeddingSpymaster:
         self._index: dict | None = None
         self.begin(0)
 
+    @property
+    def uses_rng(self) -> bool:
+        return self.cover_policy == "random"  # the only random choice it makes
+
     def begin(self, size: int) -> None:
         """Forget every game: a new batch of ``size`` games starts."""
         # Clue ids given so far per game: a clue the partner already acted on is not
@@ -228,33 +232,42 @@ class EmbeddingSpymaster:
             aimable = aimable & related[cards_l[:, :MAX_TARGETS, None], candidates[:, None, :]]
         margins = floors = plain = None
         learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
+        # The work runs in (G, C, 25), the card axis last: the sort over each clue's targets
+        # and the max over its threats then read contiguous memory, and one flat index into
+        # the clue-major tables gathers every table (the values of a (G, 25, C) gather).
+        flat = candidates[:, :, None] * main.zsims.shape[0] + cards_l[:, None, :]  # (G, C, 25)
+        threats_t = threats_l[:, None, :]  # (G, 1, 25)
+        danger_t = danger_l[:, None, :]
+        aimable_t = aimable.transpose(0, 2, 1)  # (G, 1, 9) or (G, C, 9)
+        targets_t = targets_l[:, None, :]  # (G, 1, 9)
+        identity_t = np.take_along_axis(identity, layout, axis=1)[:, None, :]  # (G, 1, 25)
         for table in tables:
-            sims = table.zsims[cards_l[:, :, None], candidates[:, None, :]]  # (G, 25, C)
+            sims = table.zsims.T.ravel().take(flat)  # (G, C, 25); .T.ravel() is a view
             if learned is not None:
-                sims += learned
-            on_target = np.where(aimable, sims[:, :MAX_TARGETS], -np.inf)
-            ranked = -np.sort(-on_target, axis=1)  # (G, 9, C): t_1 >= t_2 >= ...
-            threat = np.where(threats_l[:, :, None], sims + danger_l[:, :, None], -np.inf)
-            threat = threat.max(axis=1)  # (G, C)
-            margin = ranked - threat[:, None, :]  # (G, 9, C)
+                sims += learned.transpose(0, 2, 1)
+            on_target = np.where(aimable_t, sims[:, :, :MAX_TARGETS], -np.inf)  # (G, C, 9)
+            ranked = -np.sort(-on_target, axis=2)  # (G, C, 9): t_1 >= t_2 >= ...
+            threat = np.where(threats_t, sims + danger_t, -np.inf).max(axis=2)  # (G, C)
+            margin = ranked - threat[:, :, None]  # (G, C, 9)
             margins = margin if margins is None else np.minimum(margins, margin)
-            best_target = np.where(targets_l[:, :, None], sims[:, :MAX_TARGETS], -np.inf).max(1)
+            best_target = np.where(targets_t, sims[:, :, :MAX_TARGETS], -np.inf).max(axis=2)
             first = best_target - threat  # (G, C): single-target margin, any target
             plain = first if plain is None else np.minimum(plain, first)
             floors = ranked if floors is None else np.minimum(floors, ranked)
             # Absolute caps: a clue must be unrelated to the assassin (and other team).
-            identity_l = np.take_along_axis(identity, layout, axis=1)[:, :, None]
             for code, cap in ((OTHER, self.max_danger[0]), (ASSASSIN, self.max_danger[1])):
                 if np.isfinite(cap):
-                    near = threats_l[:, :, None] & (identity_l == code) & (sims > cap)
-                    candidate_ok &= ~near.any(axis=1)
+                    near = threats_t & (identity_t == code) & (sims > cap)
+                    candidate_ok &= ~near.any(axis=2)
             if self.assassin_below:
                 # A partner's wrong guesses go mostly to the cards the clue is nearest to:
                 # keep at least this many other non-targets between the clue and the assassin.
-                is_assassin = threats_l & (identity_l[:, :, 0] == ASSASSIN)  # (G, 25)
-                assassin = np.where(is_assassin[:, :, None], sims, -np.inf).max(axis=1)
-                closer = (threats_l[:, :, None] & (sims > assassin[:, None, :])).sum(axis=1)
+                is_assassin = threats_t & (identity_t == ASSASSIN)  # (G, 1, 25)
+                assassin = np.where(is_assassin, sims, -np.inf).max(axis=2)  # (G, C)
+                closer = (threats_t & (sims > assassin[:, :, None])).sum(axis=2)
                 candidate_ok &= closer >= self.assassin_below
+        margins = margins.transpose(0, 2, 1)  # (G, 9, C), as the scores below
+        floors = floors.transpose(0, 2, 1)
 
         number = np.arange(1, MAX_TARGETS + 1, dtype=np.float32)[None, :, None]
         limit = np.minimum(targets_l.sum(axis=1), self.max_number)[:, None, None]
@@ -437,7 +450,7 @@ class EmbeddingSpymaster:
         """``(G, 9)`` board positions of the targets, most similar to the clue first: the
         first ``n`` are a clue's intended targets."""
         main = self.tables(view.words)[0]
-        sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
+        sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]].astype(np.float32)
         if self.lexicon:  # targets the lexicon relates to the clue come first
             related = relation_matrix(view.words, self.vocabulary)
             sims = sims + 10.0 * related[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]

@@ -56,6 +56,7 @@ class EmbeddingGuesser:
     """
 
     privileged = False
+    uses_rng = False
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ import dataclasses
 
 import numpy as np
 
-from codebots.agents.base import Clues
+from codebots.agents.base import Clues, uses_rng
 
 SEPARATOR = "|"
 
@@ -26,6 +26,10 @@ class Rivals:
         self.name = f"{red.name}{SEPARATOR}{blue.name}"
         self.minds = frozenset(getattr(red, "minds", ())) | frozenset(getattr(blue, "minds", ()))
         self.vocabulary = getattr(red, "vocabulary", None)
+
+    @property
+    def uses_rng(self) -> bool:
+        return uses_rng(self.red) or uses_rng(self.blue)
 
     def begin(self, size: int) -> None:
         for agent in (self.red, self.blue):

@@ -2,8 +2,9 @@
 
 For one (model, pool, vocabulary) the spymaster needs the similarity of every card to every
 clue word, each card's nearest valid clue words (its candidate clues), the forbid table of
-the clue checker and a frequency prior; the guesser needs the card and clue vectors. The
-similarity table is cached on disk keyed by model, pool and vocabulary.
+the clue checker and a frequency prior; the guesser needs the card and clue vectors. All of
+it is cached on disk, keyed by what it is built from (the model's fingerprint, the pool, the
+vocabulary, the clue rules), so a warm start reads arrays and loads no model.
 """
 
 from __future__ import annotations
@@ -15,11 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from codebots.cache import cached
-from codebots.embeddings import Embedding, load_embedding
+from codebots.embeddings import SENTENCE_MODELS, Embedding, load_embedding, model_fingerprint
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
-from codebots.validity import CheckOptions, ForbidTable, checker_for, variant_options
-from codebots.vocab import clue_vocabulary
+from codebots.validity import (
+    RULES_FINGERPRINT,
+    CheckOptions,
+    ForbidTable,
+    checker_for,
+    variant_options,
+)
+from codebots.vocab import clue_vocabulary, vocabulary_fingerprint
 
 DEFAULT_VOCABULARY = 50_000
 CANDIDATES_PER_CARD = 100
@@ -27,14 +34,16 @@ CANDIDATES_PER_CARD = 100
 
 @dataclass(frozen=True)
 class ModelTables:
-    model: Embedding
+    model_spec: str  # the embedding spec (``glove``, ``glove+minilm``); see ``model``
     pool: tuple[str, ...]
     vocabulary: tuple[str, ...]
     card_vectors: np.ndarray  # (P, d) float32 unit, centred on the mean clue vector
     clue_vectors: np.ndarray  # (V, d) float32 unit, centred the same way
     centre: np.ndarray  # (d,) float32 — the mean clue vector subtracted from both
-    sims: np.ndarray  # (P, V) float32 — cosine of card p and clue v
-    zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool
+    sims: np.ndarray  # (P, V) float16 — cosine of card p and clue v (stored so: 1e-3 is
+    # plenty, and half the memory; cast what you gather)
+    zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool;
+    # stored clue-major (``zsims.T`` is C-contiguous), see model_tables
     card_sims: np.ndarray  # (P, P) float32 — cosine between cards
     neighbours: np.ndarray  # (P, K) int32 — each card's most similar allowed clue ids, nearest
     # first
@@ -44,42 +53,104 @@ class ModelTables:
     clue_index: dict  # word -> clue id
     build_seconds: float
 
+    @property
+    def model(self) -> Embedding:
+        """The model itself, loaded on first use: tables read from the cache play without it
+        (it embeds only words outside the vocabulary)."""
+        return load_embedding(self.model_spec)
+
 
 CENTRED = "centred-on-the-clue-mean"  # part of the cache key: what the vectors are
 CACHE_MIN_POOL = 100  # ad-hoc boards (the clue command) are not worth a cache file
+TABLES_FORMAT = 4  # part of the cache key: what the cached arrays are
+# Clue vectors of more dimensions than this are not stored with the tables (a sentence
+# model's are its encodings, cached already; 50,000 x 768 floats would be 150 MB again).
+STORED_CLUE_DIMENSIONS = 300
 
 
-def _cached_sims(model: Embedding, pool, vocabulary, build) -> np.ndarray:
-    # Stored as float16 (half the disk; 1e-3 precision is plenty), and rounded the same way
-    # when not stored (ad-hoc boards of the clue command), so results never depend on it.
-    arrays = cached(
-        "sims",
-        (model.name, CENTRED, pool, vocabulary),
-        f"{model.name} similarities, {len(pool)} cards x {len(vocabulary)} clue words",
-        lambda: {"sims": build().astype(np.float16)},
-        store=len(pool) >= CACHE_MIN_POOL,
-        tag=model.name,
-    )
-    return arrays["sims"].astype(np.float32)
-
-
+@functools.lru_cache(maxsize=16)
 def shared_vocabulary(models: tuple[str, ...], size: int) -> tuple[str, ...]:
-    """The clue vocabulary restricted to words every word model in ``models`` knows."""
-    keys = None
-    for spec in models:
-        for part in spec.split("+"):
-            embedding = load_embedding(part)
-            wv = getattr(embedding, "wv", None)
-            if wv is not None:
-                known = frozenset(wv.key_to_index)
-                keys = known if keys is None else keys & known
-    return clue_vocabulary(size, require=keys)
+    """The clue vocabulary restricted to words every word model in ``models`` knows.
+
+    Cached on disk by the models' fingerprints: a warm start loads no model to know it.
+    """
+    word_models = tuple(
+        dict.fromkeys(
+            part.strip()
+            for spec in models
+            for part in spec.split("+")
+            if part.strip() not in SENTENCE_MODELS
+        )
+    )
+
+    def build() -> dict[str, np.ndarray]:
+        keys = None
+        for part in word_models:
+            known = frozenset(load_embedding(part).wv.key_to_index)
+            keys = known if keys is None else keys & known
+        return {"words": np.array(clue_vocabulary(size, require=keys))}
+
+    arrays = cached(
+        "vocabulary",
+        (vocabulary_fingerprint(), size, tuple(model_fingerprint(m) for m in word_models)),
+        f"{size:,} clue words known to {', '.join(word_models) or 'every model'}",
+        build,
+        tag="-".join(word_models),
+    )
+    return tuple(arrays["words"].tolist())
 
 
 @functools.lru_cache(maxsize=8)
 def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> ModelTables:
     """Build (or load) the tables of ``model`` for a pool and a clue vocabulary."""
     start = time.perf_counter()
+    store = len(pool) >= CACHE_MIN_POOL
+    forbid = checker_for(pool).forbid_table(vocabulary, cache=store)
+    arrays = cached(
+        "tables",
+        (TABLES_FORMAT, model_fingerprint(model), CENTRED, RULES_FINGERPRINT, pool, vocabulary),
+        f"{model} tables, {len(pool)} cards x {len(vocabulary)} clue words",
+        lambda: _table_arrays(model, pool, vocabulary, forbid),
+        store=store,
+        tag=model,
+    )
+    clue_vectors = arrays.get("clue_vectors")
+    if clue_vectors is None:  # a sentence model's: from its cached encodings
+        embedding = load_embedding(model)
+        clue_vectors = unit_rows(embedding.embed_words(vocabulary) - arrays["centre"])
+    card_vectors = arrays["card_vectors"]
+    # Stored as float16 (half the disk; 1e-3 precision is plenty), and rounded the same way
+    # when not stored (ad-hoc boards of the clue command), so results never depend on it.
+    # The per-clue mean and spread standardize them (see _table_arrays).
+    sims = arrays["sims"]
+    # Standardized in place (79 MB once, not four times) and laid out clue-major: a clue's
+    # similarities to every card are adjacent, so a spymaster's gather of (clue, its board's
+    # cards) reads a few cache lines per clue. ``zsims`` is the (P, V) view of it.
+    by_clue = sims.T.astype(np.float32, order="C")  # (V, P)
+    by_clue -= arrays["clue_mean"][:, None]
+    by_clue /= arrays["clue_spread"][:, None]
+    zsims = by_clue.T
+    return ModelTables(
+        model_spec=model,
+        pool=pool,
+        vocabulary=vocabulary,
+        card_vectors=card_vectors,
+        clue_vectors=clue_vectors,
+        centre=arrays["centre"],
+        sims=sims,
+        zsims=zsims,
+        card_sims=card_vectors @ card_vectors.T,
+        neighbours=arrays["neighbours"],
+        forbid=forbid,
+        prior=arrays["prior"],
+        dictionary=arrays["dictionary"],
+        clue_index={word: i for i, word in enumerate(vocabulary)},
+        build_seconds=time.perf_counter() - start,
+    )
+
+
+def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str, np.ndarray]:
+    """The arrays of :func:`model_tables` built from the model itself."""
     embedding = load_embedding(model)
     clue_vectors = embedding.embed_words(vocabulary)
     # Centre both on the mean clue vector: every word vector shares a common direction, and
@@ -90,32 +161,26 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     card_vectors = unit_rows(raw_cards - centre)
     card_vectors[~raw_cards.any(axis=1)] = 0.0  # it stays a card of no meaning
     clue_vectors = unit_rows(clue_vectors - centre)
-    sims = _cached_sims(embedding, pool, vocabulary, lambda: card_vectors @ clue_vectors.T)
-    forbid = checker_for(pool).forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
-    neighbours = _best_per_row(_allowed_sims(sims, forbid), CANDIDATES_PER_CARD)
+    sims = (card_vectors @ clue_vectors.T).astype(np.float16)
+    rounded = sims.astype(np.float32)  # what model_tables reads back
+    neighbours = _best_per_row(_allowed_sims(rounded, forbid), CANDIDATES_PER_CARD)
     prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
-    prior = np.clip((prior - 3.0) / 3.0, 0.0, 1.0)
-    dictionary = np.array([in_lexicon(word) for word in vocabulary], dtype=bool)
-    # Standardize each clue's similarities over the pool: scales differ between models and
-    # between clue words (some are close to everything), z-scores compare across both.
-    zsims = (sims - sims.mean(axis=0)) / np.maximum(sims.std(axis=0), 1e-6)
-    return ModelTables(
-        model=embedding,
-        pool=pool,
-        vocabulary=vocabulary,
-        card_vectors=card_vectors,
-        clue_vectors=clue_vectors,
-        centre=centre.astype(np.float32),
-        sims=sims,
-        zsims=zsims.astype(np.float32),
-        card_sims=card_vectors @ card_vectors.T,
-        neighbours=neighbours,
-        forbid=forbid,
-        prior=prior,
-        dictionary=dictionary,
-        clue_index={word: i for i, word in enumerate(vocabulary)},
-        build_seconds=time.perf_counter() - start,
-    )
+    arrays = {
+        "card_vectors": card_vectors,
+        "centre": centre.astype(np.float32),
+        "sims": sims,
+        # Each clue's similarities are standardized over the pool (scales differ between
+        # models and between clue words, some close to everything; z-scores compare across
+        # both): its mean and spread, a (column-wise) pass of seconds kept with the table.
+        "clue_mean": rounded.mean(axis=0),
+        "clue_spread": np.maximum(rounded.std(axis=0), 1e-6),
+        "neighbours": neighbours,
+        "prior": np.clip((prior - 3.0) / 3.0, 0.0, 1.0),
+        "dictionary": np.array([in_lexicon(word) for word in vocabulary], dtype=bool),
+    }
+    if clue_vectors.shape[1] <= STORED_CLUE_DIMENSIONS:
+        arrays["clue_vectors"] = clue_vectors
+    return arrays
 
 
 @functools.lru_cache(maxsize=8)
@@ -144,7 +209,7 @@ def related_neighbours(
     tables = model_tables(model, pool, vocabulary)
     related = relation_matrix(pool, vocabulary)
     # Related words rank above every unrelated one (cosines are < 2 apart); nearest first.
-    keyed = _allowed_sims(tables.sims, tables.forbid) + 2.0 * related
+    keyed = _allowed_sims(tables.sims.astype(np.float32), tables.forbid) + 2.0 * related
     return _best_per_row(keyed, tables.neighbours.shape[1])
 
 
