@@ -112,6 +112,7 @@ class EmbeddingSpymaster:
         self.last_agent_deadly = last_agent_deadly
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
+        self._tables_for: tuple | None = None  # the pool of self._tables
         self.begin(0)
 
     @property
@@ -152,7 +153,12 @@ class EmbeddingSpymaster:
         return self._index
 
     def tables(self, words: tuple[str, ...]):
-        return [model_tables(model, words, self.vocabulary) for model in self.models]
+        # Asked several times a turn with the same pool tuple: hashing it and the 50,000-word
+        # vocabulary for model_tables' cache key each time cost 3-5% of a game.
+        if words is not self._tables_for:
+            self._tables = [model_tables(model, words, self.vocabulary) for model in self.models]
+            self._tables_for = words
+        return self._tables
 
     def _learned(self, words: tuple[str, ...], cards: np.ndarray, clues: np.ndarray):
         """The partner memory's z corrections for ``cards`` (G, K) x ``clues`` (G, C), as
@@ -172,7 +178,11 @@ class EmbeddingSpymaster:
         intended: list[tuple[int, ...]] = [()] * size
         vocabulary = self.tables(view.words)[0].vocabulary
         active = np.flatnonzero(view.active)
-        # Blocks of games keep the (G, 25, C) work arrays small enough to stay in cache.
+        # Blocks of games keep the (G, C, 25) work arrays small enough to stay in cache; games
+        # with as many targets left share a block, whose candidates are those of its most
+        # targets (a game's clue never depends on the other games of its block).
+        targets_left = ((view.identity == OWN) & view.visible)[active].sum(axis=1)
+        active = active[np.argsort(targets_left, kind="stable")]
         for games in np.array_split(active, -(-len(active) // SCORE_BLOCK)):
             chosen, counts, targets, aimed, fell_back = self._choose_or_warn(view, games)
             if len(self._given_count) == size:
@@ -236,21 +246,27 @@ class EmbeddingSpymaster:
         # and the max over its threats then read contiguous memory, and one flat index into
         # the clue-major tables gathers every table (the values of a (G, 25, C) gather).
         flat = candidates[:, :, None] * main.zsims.shape[0] + cards_l[:, None, :]  # (G, C, 25)
+        # Masks as additive float32 penalties (0, or -inf where a card does not count): one
+        # add per pass instead of a select (the same maxima and sorted values).
         threats_t = threats_l[:, None, :]  # (G, 1, 25)
-        danger_t = danger_l[:, None, :]
-        aimable_t = aimable.transpose(0, 2, 1)  # (G, 1, 9) or (G, C, 9)
-        targets_t = targets_l[:, None, :]  # (G, 1, 9)
+        threat_add = _penalty(threats_t, danger_l[:, None, :])  # (G, 1, 25) danger or -inf
+        aim_add = _penalty(aimable.transpose(0, 2, 1))  # (G, 1, 9) or (G, C, 9)
+        target_add = None if related is None else _penalty(targets_l[:, None, :])
         identity_t = np.take_along_axis(identity, layout, axis=1)[:, None, :]  # (G, 1, 25)
+        assassin_add = _penalty(threats_t & (identity_t == ASSASSIN))  # (G, 1, 25)
         for table in tables:
             sims = table.zsims.T.ravel().take(flat)  # (G, C, 25); .T.ravel() is a view
             if learned is not None:
                 sims += learned.transpose(0, 2, 1)
-            on_target = np.where(aimable_t, sims[:, :, :MAX_TARGETS], -np.inf)  # (G, C, 9)
-            ranked = -np.sort(-on_target, axis=2)  # (G, C, 9): t_1 >= t_2 >= ...
-            threat = np.where(threats_t, sims + danger_t, -np.inf).max(axis=2)  # (G, C)
+            on_target = sims[:, :, :MAX_TARGETS] + aim_add  # (G, C, 9)
+            ranked = np.sort(on_target, axis=2)[:, :, ::-1]  # (G, C, 9): t_1 >= t_2 >= ...
+            threat = (sims + threat_add).max(axis=2)  # (G, C)
             margin = ranked - threat[:, :, None]  # (G, C, 9)
             margins = margin if margins is None else np.minimum(margins, margin)
-            best_target = np.where(targets_t, sims[:, :, :MAX_TARGETS], -np.inf).max(axis=2)
+            if target_add is None:  # the aimable cards are the targets: t_1 is the best
+                best_target = ranked[:, :, 0]
+            else:
+                best_target = (sims[:, :, :MAX_TARGETS] + target_add).max(axis=2)
             first = best_target - threat  # (G, C): single-target margin, any target
             plain = first if plain is None else np.minimum(plain, first)
             floors = ranked if floors is None else np.minimum(floors, ranked)
@@ -262,8 +278,7 @@ class EmbeddingSpymaster:
             if self.assassin_below:
                 # A partner's wrong guesses go mostly to the cards the clue is nearest to:
                 # keep at least this many other non-targets between the clue and the assassin.
-                is_assassin = threats_t & (identity_t == ASSASSIN)  # (G, 1, 25)
-                assassin = np.where(is_assassin, sims, -np.inf).max(axis=2)  # (G, C)
+                assassin = (sims + assassin_add).max(axis=2)  # (G, C)
                 closer = (threats_t & (sims > assassin[:, :, None])).sum(axis=2)
                 candidate_ok &= closer >= self.assassin_below
         margins = margins.transpose(0, 2, 1)  # (G, 9, C), as the scores below
@@ -521,6 +536,11 @@ class EmbeddingSpymaster:
         danger = np.where(coverable, danger, -np.inf)
         choice = danger.argmax(axis=1)
         return np.where(coverable.any(axis=1), choice, -1)
+
+
+def _penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:
+    """``where_true`` where ``mask`` holds, ``-inf`` elsewhere, as float32 (an additive mask)."""
+    return np.where(mask, where_true, -np.inf).astype(np.float32)
 
 
 def clues_are_free(variant) -> bool:

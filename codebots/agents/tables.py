@@ -184,7 +184,6 @@ def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str
 
 
 @functools.lru_cache(maxsize=8)
-@functools.lru_cache(maxsize=8)
 def _strict_forbid(pool: tuple[str, ...], vocabulary: tuple[str, ...]) -> ForbidTable:
     checker = checker_for(pool, CheckOptions(strict=True))
     return checker.forbid_table(vocabulary, cache=len(pool) >= CACHE_MIN_POOL)
@@ -198,6 +197,7 @@ def forbid_for(variant, tables: ModelTables) -> ForbidTable:
     return _strict_forbid(tables.pool, tables.vocabulary)
 
 
+@functools.lru_cache(maxsize=8)
 def related_neighbours(
     model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...]
 ) -> np.ndarray:
