@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import sys
 import time
 from pathlib import Path
@@ -251,25 +252,85 @@ def agent_figures(figures: dict, args) -> None:
         f"{seconds:.2f} s",
         "cold: vectors, 50,000-word vocabulary, similarity and forbid tables",
     )
-    cross = "crossplay[without=minilm]"
-    for variant, agents, what in (
-        ("single-team-2019", ("glove", "glove"), "GloVe spymaster + GloVe guesser"),
-        ("single-team-2019", ("glove-lexicon", "minilm"), "lexicon GloVe + MiniLM guesser"),
-        ("single-team-2019", (cross, "minilm"), "cross-play committee + MiniLM guesser"),
-        ("duet", (cross, "minilm", "seats"), "cross-play seat + MiniLM seat"),
-    ):
-        rate = engine_throughput(variant, args.agent_games, agents=agents)
+    for variant, agents, what in agent_pairs():
+        games = args.agent_games if agents[:2] == ("glove", "glove") else args.cross_games
+        rate = engine_throughput(variant, games, agents=agents)
         joint = "/" if agents[2:] == ("seats",) else ":"
         name = f"agents/{agents[0]}{joint}{agents[1]}/{variant}/games_per_s"
         figures[name] = {"value": round(rate, 1), "unit": "games/s"}
-        report(name, f"{rate:,.0f} games/s", f"{what}, warm cache, 2 cores")
+        report(name, f"{rate:,.0f} games/s", f"{what}, warm cache, 2 cores, {games:,} games")
     seconds = cell_seconds()
     figures["evaluation/cell_10000_games/s"] = {"value": round(seconds, 1), "unit": "s"}
     report(
         "evaluation/cell_10000_games/s",
         f"{seconds:.1f} s",
-        "codebots evaluate, GloVe pair, single-team-2019, start-up included, warm cache",
+        "codebots evaluate --workers 2, GloVe pair, single-team-2019, start-up included, warm",
     )
+    cpu = worker_cpu_seconds()
+    balance = min(cpu) / max(cpu)
+    figures["evaluation/cell_10000_games/worker_cpu_balance"] = {
+        "value": round(balance, 3),
+        "unit": "min/max",
+    }
+    report(
+        "evaluation/cell_10000_games/worker_cpu_balance",
+        f"{balance:.2f}",
+        "CPU seconds of the two workers: " + " / ".join(f"{c:.1f}" for c in cpu),
+    )
+
+
+def agent_pairs() -> list[tuple[str, tuple[str, ...], str]]:
+    """The GloVe pair, every registered spymaster with a guesser of another model (MiniLM
+    for the GloVe-minded ones, GloVe for the rest), and the cross-play Duet seats."""
+    from codebots.agents import SPYMASTERS
+
+    pairs = [("single-team-2019", ("glove", "glove"), "GloVe spymaster + GloVe guesser")]
+    for name in SPYMASTERS:
+        if name == "random":
+            continue
+        spymaster = "crossplay[without=minilm]" if name == "crossplay" else name
+        guesser = "minilm" if name.startswith(("glove", "robust", "crossplay")) else "glove"
+        pairs.append(("single-team-2019", (spymaster, guesser), f"{name} + {guesser} guesser"))
+    cross = "crossplay[without=minilm]"
+    pairs.append(("duet", (cross, "minilm", "seats"), "cross-play seat + MiniLM seat"))
+    return pairs
+
+
+_CPU_LOG: Path | None = None
+_REAL_TASK = None
+
+
+def _timed_task(task):
+    start = time.process_time()
+    result = _REAL_TASK(task)
+    with open(_CPU_LOG, "a") as stream:
+        stream.write(f"{os.getpid()} {time.process_time() - start}\n")
+    return result
+
+
+def worker_cpu_seconds(games: int = 10_000) -> list[float]:
+    """CPU seconds each of two workers spends on one GloVe-pair cell of ``games`` games
+    (``run_grid(workers=2)``; each task appends its process's CPU time to a file)."""
+    import tempfile
+
+    from codebots import evaluation
+
+    global _CPU_LOG, _REAL_TASK
+
+    _REAL_TASK = real = evaluation._play_task
+    with tempfile.TemporaryDirectory() as folder:
+        log = _CPU_LOG = Path(folder) / "cpu.txt"
+        evaluation._play_task = _timed_task  # the forked workers inherit it
+        try:
+            cell = evaluation.Cell("single-team-2019", "glove", "glove", games)
+            evaluation.run_grid([cell], Path(folder) / "cells", workers=2)
+        finally:
+            evaluation._play_task = real
+        per_worker: dict[str, float] = {}
+        for line in log.read_text().splitlines():
+            pid, seconds = line.split()
+            per_worker[pid] = per_worker.get(pid, 0.0) + float(seconds)
+    return sorted(per_worker.values())
 
 
 def cold_first_use_seconds() -> float:
@@ -307,6 +368,8 @@ def cell_seconds(games: int = 10_000) -> float:
         "glove:glove",
         "--games",
         str(games),
+        "--workers",
+        "2",
     ]
     subprocess.run(command, check=True, capture_output=True)  # warm the caches
     start = time.perf_counter()
@@ -325,19 +388,24 @@ def main(argv: list[str] | None = None) -> int:
         "--agent-games", type=int, default=4000, help="games for the embedding-agent figure"
     )
     parser.add_argument(
+        "--cross-games", type=int, default=1000, help="games for each cross-model pair figure"
+    )
+    parser.add_argument(
         "--skip-agreement",
         action="store_true",
         help="skip the full (card, clue) agreement check (about a minute)",
     )
     parser.add_argument(
         "--only",
-        default="engine,validity,agents,cold",
-        help="comma-separated sections: engine, validity, agents, cold (the default agents'"
-        " cold first use with an empty cache: several minutes)",
+        default="engine,validity,agents,startup,cold",
+        help="comma-separated sections: engine, validity, agents, startup (warm start, cold"
+        " builds of every agent one by one: minutes), cold (the default agents' cold first"
+        " use with an empty cache: minutes), demo (make demo on a fresh clone: minutes)",
     )
     args = parser.parse_args(argv)
     sections = set(args.only.split(","))
     figures: dict[str, dict] = {}
+    print(f"machine load (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if "engine" in sections:
         for variant in ENGINE_VARIANTS:
             rate = engine_throughput(variant, args.games)
@@ -358,6 +426,23 @@ def main(argv: list[str] | None = None) -> int:
         validity_figures(figures, args)
     if "agents" in sections:
         agent_figures(figures, args)
+    if "startup" in sections:
+        from startup import cold_figures, warm_start_seconds
+
+        seconds = warm_start_seconds()
+        figures["startup/evaluate_1_game/s"] = {"value": round(seconds, 2), "unit": "s"}
+        report(
+            "startup/evaluate_1_game/s",
+            f"{seconds:.2f} s",
+            "codebots evaluate --games 1, GloVe pair, warm, median of 5",
+        )
+        figures.update(cold_figures(report))
+    if "demo" in sections:
+        from startup import demo_fresh_seconds
+
+        seconds = demo_fresh_seconds()
+        figures["demo/fresh/s"] = {"value": round(seconds, 1), "unit": "s"}
+        report("demo/fresh/s", f"{seconds:.0f} s", "make demo on a fresh clone, local wheels")
     if "cold" in sections:
         seconds = cold_first_use_seconds()
         name = "agents/crossplay_cold_first_use/s"

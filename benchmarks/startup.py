@@ -6,6 +6,7 @@
 - ``startup/cold/<role>/<agent>/s``: then, in that same folder (so each table is built once,
   by whichever agent asks first), the first one-game result of every registered agent, one
   by one, with the cache builds it started (``CODEBOTS_BUILD_LOG``, see ``codebots.cache``).
+- ``demo/fresh/s`` (asked for with ``--only demo``): ``make demo`` on a fresh clone.
 """
 
 from __future__ import annotations
@@ -68,6 +69,20 @@ def cold_figures(report) -> dict[str, dict]:
             figures[name] = {"value": round(seconds, 1), "unit": "s"}
             report(name, f"{seconds:.1f} s", f"first result; builds: {_builds(log)}")
     return figures
+
+
+def demo_fresh_seconds() -> float:
+    """``make demo`` in a fresh clone of this repository (its committed HEAD) with an empty
+    cache folder: the base install from local wheels, the cold GloVe tables, the games."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        clone, cache = Path(folder) / "clone", Path(folder) / "cache"
+        subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True)
+        env = {**os.environ, "CODEBOTS_CACHE": str(cache)}
+        env.pop("VIRTUAL_ENV", None)
+        start = time.perf_counter()
+        subprocess.run(["make", "demo"], cwd=clone, check=True, env=env, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
 
 
 def _builds(log: Path) -> str:
