@@ -118,3 +118,47 @@ def test_a_card_the_dictionary_mind_lacks_means_nothing_to_it():
     assert tables.card_vectors[1].any() and np.isfinite(tables.zsims).all()
     with pytest.raises(CodebotsError, match="the card 'QWXZK' has no vector in 'glove'"):
         model_tables("glove", ("QWXZK", "DOG"), vocabulary)
+
+
+def test_cached_tables_play_without_loading_the_model(tmp_path, monkeypatch):
+    # A warm start reads the tables' file: the model is loaded only to embed a word outside
+    # the vocabulary (ModelTables.model), so starting a GloVe game loads no vectors at all.
+    from codebots import embeddings
+    from codebots.agents import tables
+    from codebots.vocab import load_pool
+
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path)
+    pool = load_pool().words[:120]
+    vocabulary = tables.shared_vocabulary.__wrapped__(("glove",), 3000)
+    built = tables.model_tables.__wrapped__("glove", pool, vocabulary)
+    kinds = {path.name.split("-")[0] for path in tmp_path.glob("*.npz")}
+    assert {"forbid", "tables", "vocabulary"} <= kinds
+
+    def no_model(spec="glove"):
+        raise AssertionError(f"loaded {spec}")
+
+    monkeypatch.setattr(tables, "load_embedding", no_model)
+    assert tables.shared_vocabulary.__wrapped__(("glove",), 3000) == vocabulary
+    again = tables.model_tables.__wrapped__("glove", pool, vocabulary)
+    for field in ("card_vectors", "clue_vectors", "sims", "zsims", "neighbours", "prior"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(built, field), field)
+    assert again.zsims.T.flags.c_contiguous  # clue-major: the spymaster's gather reads rows
+    monkeypatch.setattr(tables, "load_embedding", embeddings.load_embedding)
+    assert again.model.has("ocean")  # loaded when asked for
+
+
+def test_a_changed_vector_file_is_another_vocabulary(tmp_path, monkeypatch):
+    from codebots.agents.tables import shared_vocabulary
+
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path / "cache")
+    lines = (DATA / "glove_slice.glove.txt").read_text().splitlines()
+    path = tmp_path / "vectors.txt"
+    path.write_text("\n".join(lines) + "\n")
+    spec = f"kv:{path}"
+    first = shared_vocabulary.__wrapped__(("glove", spec), 500)
+    load_embedding.cache_clear()
+    dropped = first[0]
+    path.write_text("\n".join(line for line in lines if line.split()[0] != dropped) + "\n")
+    second = shared_vocabulary.__wrapped__(("glove", spec), 500)
+    load_embedding.cache_clear()
+    assert second == tuple(word for word in first if word != dropped)

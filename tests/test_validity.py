@@ -60,6 +60,27 @@ def test_forbid_table_is_cached_and_reloaded(pool, tmp_path, monkeypatch):
     assert mask.toarray()[0].tolist() == [True, False, True, False, False]
 
 
+def test_words_of_an_adopted_forbid_table_get_the_same_columns_without_morphology(
+    pool, vocabulary, tmp_path, monkeypatch
+):
+    # A checker that built (or read) a forbid table answers that vocabulary's words from it
+    # (no word families computed); the columns equal those computed the slow way.
+    monkeypatch.setattr("codebots.files.CACHE_DIR", tmp_path)
+    words = vocabulary[:4000]
+    fresh = ClueChecker(pool)
+    fresh.forbid_table(words)  # builds, then adopts
+    adopted = ClueChecker(pool)
+    adopted.forbid_table(words)  # reads the cache file, then adopts
+    assert "_index" not in vars(adopted)  # the card index was never needed
+    sample = [words[i] for i in np.random.default_rng(2).choice(len(words), 600, replace=False)]
+    sample += ["yard", "potatoes", "qwxzk", "ice cream"]  # outside it: the slow way
+    slow = ClueChecker(pool)
+    ids = adopted.word_ids(sample)
+    columns = adopted._table[:, ids]
+    for word, column in zip(sample, columns.T):
+        assert np.flatnonzero(column).tolist() == slow.forbidders(word).tolist(), word
+
+
 def test_invalid_mask_matches_single_verdicts_on_boards(pool, vocabulary):
     checker = checker_for(pool)
     words = vocabulary[:3000]
