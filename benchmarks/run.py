@@ -381,6 +381,12 @@ def report(name: str, value: str, note: str) -> None:
     print(f"{name:<48} {value:>22}  ({note})", flush=True)
 
 
+def record(figures: dict, name: str, value: float, unit: str, shown: str, note: str) -> None:
+    """Keep one figure for results.json and print it."""
+    figures[name] = {"value": value, "unit": unit}
+    report(name, shown, note)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40_000, help="games per engine figure")
@@ -430,19 +436,16 @@ def main(argv: list[str] | None = None) -> int:
         from startup import cold_figures, warm_start_seconds
 
         seconds = warm_start_seconds()
-        figures["startup/evaluate_1_game/s"] = {"value": round(seconds, 2), "unit": "s"}
-        report(
-            "startup/evaluate_1_game/s",
-            f"{seconds:.2f} s",
-            "codebots evaluate --games 1, GloVe pair, warm, median of 5",
-        )
-        figures.update(cold_figures(report))
+        note = "codebots evaluate --games 1, GloVe pair, warm, median of 5"
+        shown = f"{seconds:.2f} s"
+        record(figures, "startup/evaluate_1_game/s", round(seconds, 2), "s", shown, note)
+        cold_figures(lambda *figure: record(figures, *figure))
     if "demo" in sections:
         from startup import demo_fresh_seconds
 
         seconds = demo_fresh_seconds()
-        figures["demo/fresh/s"] = {"value": round(seconds, 1), "unit": "s"}
-        report("demo/fresh/s", f"{seconds:.0f} s", "make demo on a fresh clone, local wheels")
+        note = "make demo on a fresh clone, local wheels"
+        record(figures, "demo/fresh/s", round(seconds, 1), "s", f"{seconds:.0f} s", note)
     if "cold" in sections:
         seconds = cold_first_use_seconds()
         name = "agents/crossplay_cold_first_use/s"

@@ -51,24 +51,21 @@ def registered_agents() -> list[tuple[str, str]]:
     ]
 
 
-def cold_figures(report) -> dict[str, dict]:
-    """The cold figures, each printed with ``report(name, value, note)`` as it comes in."""
-    figures: dict[str, dict] = {}
+def cold_figures(record) -> None:
+    """The cold figures, each kept with ``record(name, value, unit, shown, note)`` as it
+    comes in."""
     with tempfile.TemporaryDirectory() as cache:
         log = Path(cache) / "builds.jsonl"
         env = {**os.environ, "CODEBOTS_CACHE": cache, "CODEBOTS_BUILD_LOG": str(log)}
         seconds = _evaluate_seconds("glove:glove", env)
-        name = "startup/cold_first_result/s"
-        figures[name] = {"value": round(seconds, 1), "unit": "s"}
-        report(name, f"{seconds:.1f} s", f"GloVe pair, empty cache; builds: {_builds(log)}")
+        note = f"GloVe pair, empty cache; builds: {_builds(log)}"
+        record("startup/cold_first_result/s", round(seconds, 1), "s", f"{seconds:.1f} s", note)
         for role, agent in registered_agents():
             log.unlink(missing_ok=True)
             pair = f"{agent}:random" if role == "spymaster" else f"random:{agent}"
             seconds = _evaluate_seconds(pair, env)
-            name = f"startup/cold/{role}/{agent}/s"
-            figures[name] = {"value": round(seconds, 1), "unit": "s"}
-            report(name, f"{seconds:.1f} s", f"first result; builds: {_builds(log)}")
-    return figures
+            name, note = f"startup/cold/{role}/{agent}/s", f"first result; builds: {_builds(log)}"
+            record(name, round(seconds, 1), "s", f"{seconds:.1f} s", note)
 
 
 def demo_fresh_seconds() -> float:
