@@ -323,9 +323,12 @@ def _split(tasks: list[tuple[Cell, int]], workers: int) -> list[Task]:
     from codebots.agents.base import uses_rng
 
     out: list[Task] = []
+    shareable: dict[Cell, bool] = {}  # agents are built once per cell to ask, not per batch
     for cell, batch in tasks:
         parts = 1
-        if workers > 1 and not any(uses_rng(agent) for agent in cell_agents(cell)):
+        if workers > 1 and cell not in shareable:
+            shareable[cell] = not any(uses_rng(agent) for agent in cell_agents(cell))
+        if workers > 1 and shareable[cell]:
             games = len(seeds_of(cell, batch, batch + 1))
             parts = max(1, min(workers, games // MIN_SLICE))
         out.extend((cell, batch, part, parts) for part in range(parts))
@@ -386,12 +389,13 @@ def run_grid(
     pending: dict[tuple[Cell, int], dict[int, pd.DataFrame]] = {}
     results = _results(slices, workers, backend, address)
     try:
+        parts_of = {(cell, batch): parts for cell, batch, _, parts in slices}
         for cell, batch, part, rows in results:
             if bar is not None:
                 bar.update(len(rows))
             got = pending.setdefault((cell, batch), {})
             got[part] = rows
-            if len(got) < sum(1 for task in slices if task[:2] == (cell, batch)):
+            if len(got) < parts_of[cell, batch]:
                 continue  # the batch's other slices are still being played
             rows = pd.concat([got[k] for k in sorted(got)], ignore_index=True)
             del pending[cell, batch]
