@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 import codebots  # noqa: F401 — fail fast here rather than in every worker
+from codebots.workers import cores
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results.json"
@@ -35,10 +36,16 @@ ENGINE_VARIANTS = (
 )
 
 
-def _warm_worker(variant: str, seeds: np.ndarray, agents: tuple[str, str]) -> None:
+def _warm_worker(
+    variant: str, seeds: np.ndarray, agents: tuple[str, str], threads: int | None = None
+) -> None:
     """Build the agents and fill the caches a long run has warm: clue verdicts, boards,
-    similarity tables."""
+    similarity tables. ``threads``: the worker's share of the cores, as ``codebots
+    evaluate --workers`` gives it (torch computes with that many)."""
     import warnings
+
+    if threads is not None:
+        os.environ["CODEBOTS_THREADS"] = str(threads)
 
     from codebots.agents import make_agent
     from codebots.arena import play
@@ -81,8 +88,9 @@ def engine_throughput(
     """Games per second over ``workers`` processes, each playing its share of the seeds."""
     shares = np.array_split(np.arange(games), workers)
     context = mp.get_context("fork")
+    threads = max(1, cores() // workers)
     with context.Pool(
-        workers, initializer=_warm_worker, initargs=(variant, np.arange(games), agents)
+        workers, initializer=_warm_worker, initargs=(variant, np.arange(games), agents, threads)
     ) as pool:
         pool.map(_timed_play, [(variant, share[:64]) for share in shares])  # settle workers
         start = time.perf_counter()

@@ -37,6 +37,7 @@ import numpy as np
 
 from codebots.agents.base import Clues
 from codebots.agents.baselines import random_covers
+from codebots.agents.board_gather import BoardGather, descending
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
@@ -113,6 +114,7 @@ class EmbeddingSpymaster:
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self._tables_for: tuple | None = None  # the pool of self._tables
+        self._board_gather: BoardGather | None = None  # for that pool
         self.begin(0)
 
     @property
@@ -152,12 +154,25 @@ class EmbeddingSpymaster:
             self._index = {word: i for i, word in enumerate(self.vocabulary)}
         return self._index
 
+    def _gather(self, words: tuple[str, ...]) -> BoardGather:
+        """The board gathers of this spymaster's candidates on pool ``words``."""
+        tables = self.tables(words)
+        if self._board_gather is None:
+            neighbours = (
+                related_neighbours(self.models[0], words, self.vocabulary)
+                if self.lexicon
+                else tables[0].neighbours
+            )[:, : self.candidates]
+            self._board_gather = BoardGather(neighbours, [table.zsims for table in tables])
+        return self._board_gather
+
     def tables(self, words: tuple[str, ...]):
         # Asked several times a turn with the same pool tuple: hashing it and the 50,000-word
         # vocabulary for model_tables' cache key each time cost 3-5% of a game.
         if words is not self._tables_for:
             self._tables = [model_tables(model, words, self.vocabulary) for model in self.models]
             self._tables_for = words
+            self._board_gather = None
         return self._tables
 
     def _learned(self, words: tuple[str, ...], cards: np.ndarray, clues: np.ndarray):
@@ -178,6 +193,7 @@ class EmbeddingSpymaster:
         intended: list[tuple[int, ...]] = [()] * size
         vocabulary = self.tables(view.words)[0].vocabulary
         active = np.flatnonzero(view.active)
+        self._gather(view.words).prepare(len(active))
         # Blocks of games keep the (G, C, 25) work arrays small enough to stay in cache; games
         # with as many targets left share a block, whose candidates are those of its most
         # targets (a game's clue never depends on the other games of its block).
@@ -217,74 +233,78 @@ class EmbeddingSpymaster:
         cards_l = np.take_along_axis(cards, layout, axis=1)
         targets_l = np.take_along_axis(targets, layout, axis=1)[:, :MAX_TARGETS]
         threats_l = np.take_along_axis(threats, layout, axis=1)
-        danger_l = self.danger[np.take_along_axis(identity, layout, axis=1)]
+        identity_l = np.take_along_axis(identity, layout, axis=1)
         size = len(games)
-        related = relation_matrix(view.words, self.vocabulary) if self.lexicon else None
-        neighbours = (
-            related_neighbours(self.models[0], view.words, self.vocabulary)
-            if self.lexicon
-            else main.neighbours
-        )[:, : self.candidates]
-        slots = max(int(targets_l.sum(axis=1).max()), 1)  # late in a game: fewer targets
-        candidates = neighbours[cards_l[:, :slots]].reshape(size, -1)  # (G, C)
-        candidate_ok = np.repeat(targets_l[:, :slots], neighbours.shape[1], axis=1)
-        candidate_ok &= ~forbid_for(view.variant, main).forbidden(cards, visible, candidates)
+        gather = self._gather(view.words)
+        width = gather.width
+        # Late in a game the block has fewer targets: S slots, C = S * K candidates.
+        slots = max(int(targets_l.sum(axis=1).max()), 1)
+        candidates = gather.candidates(cards_l, slots)  # (G, C)
+        candidate_ok = np.repeat(targets_l[:, :slots], width, axis=1)
+        forbid = forbid_for(view.variant, main)
+        candidate_ok &= ~gather.forbidden(forbid, cards, visible, cards_l, slots)
         if len(self._given_count) == len(view.active):  # never the same clue twice
-            given = self._given[games]  # (G, MEMORY)
-            candidate_ok &= ~(candidates[:, :, None] == given[:, None, :]).any(axis=2)
+            given = self._given[games]  # (G, MEMORY), -1 past each game's count
+            for slot in range(min(int(self._given_count[games].max(initial=0)), MEMORY)):
+                candidate_ok &= candidates != given[:, slot, None]
         valid_ok = candidate_ok.copy()  # every clue the fallback may use
         if self.dictionary_only:  # names and brands are trivia another model may not share
             candidate_ok &= main.dictionary[candidates]
 
-        # Lexicon mode: only targets the lexicon relates to the clue may be intended.
-        aimable = targets_l[:, :, None]  # (G, 9, 1) or (G, 9, C)
-        if related is not None:
-            aimable = aimable & related[cards_l[:, :MAX_TARGETS, None], candidates[:, None, :]]
-        margins = floors = plain = None
+        # The work runs in (G, S, 25, K) (see codebots.agents.board_gather): candidate (j, k)
+        # is neighbour k of slot j; masks are (G, 1, 25, 1) additive float32 penalties (0,
+        # or -inf where a card does not count: the same maxima and sorted values).
+        def per_card(mask):  # (G, 25) -> (G, 1, 25, 1)
+            return mask[:, None, :, None]
+
+        aimable = per_card(targets_l[:, :slots])  # (G, 1, S, 1)
+        target_add = None
+        if self.lexicon:  # only targets the lexicon relates to the clue may be intended
+            relation = relation_matrix(view.words, self.vocabulary)
+            aimable = aimable & gather.related(relation, cards_l, slots)  # (G, S, S, K)
+            target_add = _penalty(per_card(targets_l[:, :slots]))
+        aim_add = _penalty(aimable)
+        # Slots before the block's fewest targets hold targets in every game: no threat there.
+        rest = slice(int(targets_l.sum(axis=1).min()), None)
+        threats_l, identity_l = threats_l[:, rest], identity_l[:, rest]  # (G, R), R <= 25
+        threat_add = _penalty(per_card(threats_l), per_card(self.danger[identity_l]))
+        assassin_add = _penalty(per_card(threats_l & (identity_l == ASSASSIN)))
+        threats_4 = per_card(threats_l)  # (G, 1, R, 1)
         learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
-        # The work runs in (G, C, 25), the card axis last: the sort over each clue's targets
-        # and the max over its threats then read contiguous memory, and one flat index into
-        # the clue-major tables gathers every table (the values of a (G, 25, C) gather).
-        flat = candidates[:, :, None] * main.zsims.shape[0] + cards_l[:, None, :]  # (G, C, 25)
-        # Masks as additive float32 penalties (0, or -inf where a card does not count): one
-        # add per pass instead of a select (the same maxima and sorted values).
-        threats_t = threats_l[:, None, :]  # (G, 1, 25)
-        threat_add = _penalty(threats_t, danger_l[:, None, :])  # (G, 1, 25) danger or -inf
-        aim_add = _penalty(aimable.transpose(0, 2, 1))  # (G, 1, 9) or (G, C, 9)
-        target_add = None if related is None else _penalty(targets_l[:, None, :])
-        identity_t = np.take_along_axis(identity, layout, axis=1)[:, None, :]  # (G, 1, 25)
-        assassin_add = _penalty(threats_t & (identity_t == ASSASSIN))  # (G, 1, 25)
-        for table in tables:
-            sims = table.zsims.T.ravel().take(flat)  # (G, C, 25); .T.ravel() is a view
+        margins = floors = plain = None
+        for model in range(len(tables)):
+            sims = gather.sims(model, cards_l, slots)  # (G, S, 25, K)
             if learned is not None:
-                sims += learned.transpose(0, 2, 1)
-            on_target = sims[:, :, :MAX_TARGETS] + aim_add  # (G, C, 9)
-            ranked = np.sort(on_target, axis=2)[:, :, ::-1]  # (G, C, 9): t_1 >= t_2 >= ...
-            threat = (sims + threat_add).max(axis=2)  # (G, C)
-            margin = ranked - threat[:, :, None]  # (G, C, 9)
+                sims += learned.reshape(size, 25, slots, width).transpose(0, 2, 1, 3)
+            ranked = descending(sims[:, :, :slots] + aim_add, axis=2)  # S x (G, S, K)
+            others = sims[:, :, rest]  # (G, S, R, K)
+            threat = (others + threat_add).max(axis=2)  # (G, S, K)
+            margin = np.stack([value - threat for value in ranked], axis=1)  # (G, S', S, K)
             margins = margin if margins is None else np.minimum(margins, margin)
             if target_add is None:  # the aimable cards are the targets: t_1 is the best
-                best_target = ranked[:, :, 0]
+                best_target = ranked[0]
             else:
-                best_target = (sims[:, :, :MAX_TARGETS] + target_add).max(axis=2)
-            first = best_target - threat  # (G, C): single-target margin, any target
+                best_target = (sims[:, :, :slots] + target_add).max(axis=2)
+            first = best_target - threat  # (G, S, K): single-target margin, any target
             plain = first if plain is None else np.minimum(plain, first)
+            ranked = np.stack(ranked, axis=1)
             floors = ranked if floors is None else np.minimum(floors, ranked)
             # Absolute caps: a clue must be unrelated to the assassin (and other team).
             for code, cap in ((OTHER, self.max_danger[0]), (ASSASSIN, self.max_danger[1])):
                 if np.isfinite(cap):
-                    near = threats_t & (identity_t == code) & (sims > cap)
-                    candidate_ok &= ~near.any(axis=2)
+                    near = per_card(threats_l & (identity_l == code)) & (others > cap)
+                    candidate_ok &= ~near.any(axis=2).reshape(size, -1)
             if self.assassin_below:
                 # A partner's wrong guesses go mostly to the cards the clue is nearest to:
                 # keep at least this many other non-targets between the clue and the assassin.
-                assassin = (sims + assassin_add).max(axis=2)  # (G, C)
-                closer = (threats_t & (sims > assassin[:, :, None])).sum(axis=2)
-                candidate_ok &= closer >= self.assassin_below
-        margins = margins.transpose(0, 2, 1)  # (G, 9, C), as the scores below
-        floors = floors.transpose(0, 2, 1)
-
-        number = np.arange(1, MAX_TARGETS + 1, dtype=np.float32)[None, :, None]
+                assassin = (others + assassin_add).max(axis=2)  # (G, S, K)
+                closer = (threats_4 & (others > assassin[:, :, None, :])).sum(axis=2)
+                candidate_ok &= closer.reshape(size, -1) >= self.assassin_below
+        # Numbers 1..S' (S' = S): a number past the slots has no n-th target, so no clue.
+        margins = margins.reshape(size, slots, -1)  # (G, S', C)
+        floors = floors.reshape(size, slots, -1)
+        plain = plain.reshape(size, -1)
+        number = np.arange(1, slots + 1, dtype=np.float32)[None, :, None]
         limit = np.minimum(targets_l.sum(axis=1), self.max_number)[:, None, None]
         possible = candidate_ok[:, None, :] & (number <= limit) & np.isfinite(margins)
         score = (
@@ -293,17 +313,23 @@ class EmbeddingSpymaster:
             + self.prior_weight * main.prior[candidates][:, None, :]
         )
         feasible = possible & (margins >= self.min_margin) & (floors >= self.min_target)
-        # With no feasible clue: the single-target clue with the best margin, from the
-        # candidates that pass every preference, else from any valid candidate.
-        fallback = np.full_like(score, -np.inf)
-        plain_ok = candidate_ok & np.isfinite(plain)  # (G, C)
-        relaxed = np.where(
-            plain_ok.any(axis=1, keepdims=True), plain_ok, valid_ok & np.isfinite(plain)
-        )
-        fallback[:, 0, :] = np.where(relaxed, plain, -np.inf)
-        any_feasible = feasible.any(axis=(1, 2))[:, None, None]
-        score = np.where(any_feasible, np.where(feasible, score, -np.inf), fallback)
-        return score, candidates, layout, targets_l, cards_l, margins, ~any_feasible[:, 0, 0]
+        score[~feasible] = -np.inf
+        fell_back = ~feasible.any(axis=(1, 2))  # (G,)
+        if fell_back.any():
+            # With no feasible clue: the single-target clue with the best margin, from the
+            # candidates that pass every preference, else from any valid candidate.
+            rows = np.flatnonzero(fell_back)
+            plain_ok = candidate_ok[rows] & np.isfinite(plain[rows])  # (F, C)
+            relaxed = np.where(
+                plain_ok.any(axis=1, keepdims=True),
+                plain_ok,
+                valid_ok[rows] & np.isfinite(plain[rows]),
+            )
+            score[rows, 0, :] = np.where(relaxed, plain[rows], -np.inf)
+        # Pad to the 9 numbers: t_n = -inf past the slots (margin -inf - threat).
+        score = _numbers(score, -np.inf)  # (G, 9, C)
+        margins = _numbers(margins, (-np.inf - threat).reshape(size, 1, -1))
+        return score, candidates, layout, targets_l, cards_l, margins, fell_back
 
     def _deadly(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
         """``(G, 25)`` identities, the other team's last visible agent counted as an
@@ -349,7 +375,7 @@ class EmbeddingSpymaster:
         aimed = np.zeros((size, 25), dtype=bool)  # (G, 25) the clue's intended targets
         rows = np.arange(size)[:, None]
         aimed[rows, positions] = np.arange(MAX_TARGETS)[None, :] <= n_index[:, None]
-        aims = [tuple(positions[g, : n_index[g] + 1].tolist()) for g in range(size)]
+        aims = [tuple(row[:n]) for row, n in zip(positions.tolist(), (n_index + 1).tolist())]
         return clue_ids, n_index + 1, aims, aimed, fell_back
 
     def _expert(self, view: SpymasterView, games, clue_ids, numbers, aims, new_aims, fell_back):
@@ -536,6 +562,16 @@ class EmbeddingSpymaster:
         danger = np.where(coverable, danger, -np.inf)
         choice = danger.argmax(axis=1)
         return np.where(coverable.any(axis=1), choice, -1)
+
+
+def _numbers(per_number: np.ndarray, beyond) -> np.ndarray:
+    """``(G, S', C)`` values for numbers 1..S' padded to ``(G, 9, C)`` with ``beyond`` (a
+    scalar or ``(G, 1, C)``)."""
+    size, known = per_number.shape[:2]
+    out = np.empty((size, MAX_TARGETS) + per_number.shape[2:], dtype=per_number.dtype)
+    out[:, :known] = per_number
+    out[:, known:] = beyond
+    return out
 
 
 def _penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:

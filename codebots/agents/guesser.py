@@ -94,11 +94,16 @@ class EmbeddingGuesser:
         self.duet_reader = None if duet_reader is None else weights_without(tuple(duet_reader))
         self.duet_caution = duet_caution
         self.duet_threshold = duet_threshold
+        self._outside: tuple = (None, {})  # (table, word -> vector) of words outside it
         self.begin(0)
 
     def begin(self, size: int) -> None:
         """Forget every game: a new batch of ``size`` games starts."""
         self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
+        # Each remembered clue's similarity to its game's cards, computed once (a game's
+        # cards and a stored clue never change): (B, MEMORY, 25); zero until computed.
+        self._memory_sims = np.zeros((size, MEMORY, 25), dtype=np.float32)
+        self._memory_known = np.zeros((size, MEMORY), dtype=bool)
         self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
         self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
         self._zero = np.zeros((size, MEMORY), dtype=bool)  # a "0" clue: a warning
@@ -141,16 +146,19 @@ class EmbeddingGuesser:
         if len(unknown):
             vectors = vectors.copy()
             outside = [" ".join(words[i].lower().split()) for i in unknown]
+            if self._outside[0] is not table:
+                self._outside = (table, {})
+            seen = self._outside[1]  # word -> (d,): a partner repeats its words all batch
+            new = [word for word in dict.fromkeys(outside) if word not in seen]
             # The words the model has, embedded in one batch (a sentence model's call is
             # the expensive part); the rest by their parts.
-            whole = [word for word in dict.fromkeys(outside) if table.model.has(word)]
-            embedded = table.model.embed_words(whole) if whole else None
-            row = {word: i for i, word in enumerate(whole)}
+            whole = [word for word in new if table.model.has(word)]
+            if whole:
+                embedded = unit_rows(table.model.embed_words(whole) - table.centre)
+                seen.update(zip(whole, embedded))
+            seen.update((word, _outside_vector(table, word)) for word in new if word not in seen)
             for index, word in zip(unknown, outside):
-                if word in row:
-                    vectors[index] = unit_rows(embedded[row[word]] - table.centre)
-                else:
-                    vectors[index] = _outside_vector(table, word)
+                vectors[index] = seen[word]
         return vectors
 
     def _related(self, view: GuesserView, clue_ids: np.ndarray) -> np.ndarray:
@@ -179,6 +187,17 @@ class EmbeddingGuesser:
         number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
         zero = view.clue_number[new] == 0
         self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero)
+
+    def _memory(self, cards: np.ndarray, stored: np.ndarray) -> np.ndarray:
+        """``(B, used, 25)`` the similarity of each remembered clue to its game's cards
+        (``cards`` (B, 25, d); ``stored`` (B, used): the slots holding a clue)."""
+        used = stored.shape[1]
+        games, slots = np.nonzero(stored & ~self._memory_known[:, :used])
+        if len(games):  # the same sums as one einsum over every slot (its kernel is per row)
+            vectors = self._vectors[games, slots]  # (N, d)
+            self._memory_sims[games, slots] = np.einsum("nkd,nd->nk", cards[games], vectors)
+            self._memory_known[games, slots] = True
+        return self._memory_sims[:, :used]
 
     def _allocate(self, dimensions: int) -> None:
         """The clue-vector memory, once the clue vectors' width is known."""
@@ -211,8 +230,8 @@ class EmbeddingGuesser:
             current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
         used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
-        memory = np.einsum("bkd,bmd->bmk", cards, self._vectors[:, :used])  # (B, used, 25)
         slots = np.arange(used)[None, :]
+        memory = self._memory(cards, slots < self._count[:, None])  # (B, used, 25)
         earlier = (  # (B, used) this giver's clues before the one in play
             (self._side[:, :used] == view.side[:, None])
             & (slots < self._count[:, None])

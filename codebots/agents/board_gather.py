@@ -1,0 +1,170 @@
+"""The spymaster's per-board gathers, laid out ``(G, S, 25, K)`` for its scoring loop.
+
+A spymaster's candidate clues for a block of ``G`` games are the ``K`` neighbours of each of
+its first ``S`` target slots: ``candidates[g, j * K + k] = neighbours[cards_l[g, j], k]``. Its
+scores need every candidate's similarity to every card on the board, ``G * S * K * 25``
+values a block. Read one by one from the clue-major ``(V, P)`` z table (79 MB for GloVe,
+larger than the cache) each lands on its own cache line; the *pair table*
+``pairs[t, o, k] = zsims[o, neighbours[t, k]]`` ((P, P, K) per pool and model) holds the
+same values with the ``K`` candidates of a (target, card) pair side by side, so a block
+gathers ``G * S * 25`` contiguous runs instead (measured 14 ms against 0.6 ms for a
+64-game block). The card axis comes second to last: the max over a clue's threats is then
+an elementwise max of contiguous rows. Both gathers give the same values.
+
+The pair tables cost ``P * P * K * 4`` bytes each (62 MB for the 395-card competition pool)
+and about 0.1 s to build, so they are built for batches of at least
+:data:`PAIR_TABLE_MIN_GAMES` games while they fit in :data:`PAIR_TABLE_BYTES`; smaller
+batches (a person's game, ``--games 1``) and larger pools gather from the z table.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+PAIR_TABLE_BYTES = 512 * 2**20  # all pair tables of one spymaster together
+PAIR_TABLE_MIN_GAMES = 256  # a batch this large repays the tables' build
+
+
+class BoardGather:
+    """The gathers of one spymaster on one pool: its ``neighbours`` ``(P, K)`` candidate
+    table and the z tables of its models."""
+
+    def __init__(self, neighbours: np.ndarray, zsims: list[np.ndarray]):
+        self.neighbours = neighbours  # (P, K) int32
+        self.width = neighbours.shape[1]
+        self._zsims = zsims  # each (P, V) float32, clue-major in memory
+        pool = neighbours.shape[0]
+        self._fits = len(zsims) * pool * pool * self.width * 4 <= PAIR_TABLE_BYTES
+        self._pairs: list[np.ndarray] | None = None  # each (P * P, K) float32
+        self._related: tuple | None = None  # (relation matrix, (P * P, K) bool)
+        self._forbidders: dict[int, tuple] = {}  # id(forbid table) -> (table, triples)
+
+    def prepare(self, batch: int) -> None:
+        """Build the pair tables if a batch of ``batch`` games repays them."""
+        if self._pairs is None and self._fits and batch >= PAIR_TABLE_MIN_GAMES:
+            self._pairs = [_pair_table(zsims, self.neighbours) for zsims in self._zsims]
+
+    def candidates(self, cards_l: np.ndarray, slots: int) -> np.ndarray:
+        """``(G, S * K)`` the candidate clue ids of the first ``slots`` board slots."""
+        return self.neighbours[cards_l[:, :slots]].reshape(len(cards_l), -1)
+
+    def sims(self, model: int, cards_l: np.ndarray, slots: int) -> np.ndarray:
+        """``(G, S, 25, K)`` float32: model ``model``'s z of candidate ``(j, k)`` (neighbour
+        ``k`` of slot ``j``) for board card ``o`` at ``[g, j, o, k]`` (a new array)."""
+        pool = self.neighbours.shape[0]
+        if self._pairs is not None:
+            rows = cards_l[:, :slots, None] * pool + cards_l[:, None, :]  # (G, S, 25)
+            return self._pairs[model].take(rows, axis=0)
+        clues = self.candidates(cards_l, slots).reshape(len(cards_l), slots, 1, self.width)
+        flat = clues * pool + cards_l[:, None, :, None]  # (G, S, 25, K) into the (V, P) table
+        return self._zsims[model].T.ravel().take(flat)  # .T.ravel() is a view
+
+    def related(self, relation: np.ndarray, cards_l: np.ndarray, slots: int) -> np.ndarray:
+        """``(G, S, S, K)`` bool: ``relation`` (the lexicon's (P, V) matrix) relates target
+        slot ``i``'s card to candidate ``(j, k)``, at ``[g, j, i, k]``."""
+        pool = self.neighbours.shape[0]
+        if self._pairs is not None:
+            if self._related is None or self._related[0] is not relation:
+                self._related = (relation, _pair_table(relation, self.neighbours))
+            rows = cards_l[:, :slots, None] * pool + cards_l[:, None, :slots]  # (G, S, S)
+            return self._related[1].take(rows, axis=0)
+        clues = self.candidates(cards_l, slots).reshape(len(cards_l), slots, 1, self.width)
+        return relation[cards_l[:, None, :slots, None], clues]
+
+    def forbidden(self, forbid, cards: np.ndarray, visible: np.ndarray, cards_l, slots: int):
+        """``(G, S * K)`` bool: a visible card of board ``g`` forbids candidate ``(j, k)``
+        (``forbid`` a :class:`~codebots.validity.ForbidTable`; the same verdicts as its
+        ``forbidden``, from the few (target, neighbour, forbidding card) triples of the pool)."""
+        entry = self._forbidders.get(id(forbid))
+        if entry is None or entry[0] is not forbid:
+            entry = (forbid, _forbidding_triples(forbid, self.neighbours))
+            self._forbidders[id(forbid)] = entry
+        starts_of, neighbour, forbidder = entry[1]
+        size, pool = len(cards), self.neighbours.shape[0]
+        on_board = np.zeros((size, pool), dtype=bool)  # (G, P) the board's visible cards
+        games, positions = np.nonzero(visible)
+        on_board[games, cards[games, positions]] = True
+        owners, entries = _expand(starts_of, cards_l[:, :slots].ravel())  # owner g * S + j
+        hit = on_board[owners // slots, forbidder[entries]]
+        out = np.zeros(size * slots * self.width, dtype=bool)
+        out[owners[hit] * self.width + neighbour[entries[hit]]] = True
+        return out.reshape(size, slots * self.width)
+
+
+def _pair_table(by_card: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """``(P * P, K)``: ``by_card[o, neighbours[t, k]]`` at row ``t * P + o``, column ``k``
+    (``by_card`` a (P, V) table)."""
+    pool, width = neighbours.shape
+    pairs = np.empty((pool, pool, width), dtype=by_card.dtype)
+    for target in range(pool):
+        pairs[target] = by_card[:, neighbours[target]]
+    return pairs.reshape(pool * pool, width)
+
+
+def _forbidding_triples(forbid, neighbours: np.ndarray):
+    """Every (card ``t``, neighbour rank ``k``, card ``o``) where card ``o`` forbids clue
+    ``neighbours[t, k]``, grouped by ``t``: ``(starts (P + 1,), k (n,), o (n,))``."""
+    pool, width = neighbours.shape
+    flat = neighbours.ravel()
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    # The forbidden (card o, clue c) pairs of the CSR table, then each c's neighbour slots.
+    forbidders = np.repeat(np.arange(pool), np.diff(forbid.indptr[: pool + 1]))
+    clues = forbid.indices[: forbid.indptr[pool]]
+    lows = np.searchsorted(ordered, clues, side="left")
+    highs = np.searchsorted(ordered, clues, side="right")
+    pair_of, offsets = _expand(np.concatenate([[0], np.cumsum(highs - lows)]), None, lows)
+    slots = order[offsets]  # positions t * K + k in neighbours
+    targets, ranks = np.divmod(slots, width)
+    by_target = np.argsort(targets, kind="stable")
+    starts = np.zeros(pool + 1, dtype=np.int64)
+    np.cumsum(np.bincount(targets, minlength=pool), out=starts[1:])
+    return starts, ranks[by_target], forbidders[pair_of][by_target]
+
+
+def _expand(starts: np.ndarray, rows: np.ndarray | None, base: np.ndarray | None = None):
+    """Enumerate CSR ranges: for each ``rows[r]`` (every row if ``None``), the entries
+    ``starts[row] .. starts[row + 1]``; returns ``(owner r of each entry, entry index)``.
+    With ``base``, entry ``i`` of row ``r`` is ``base[r] + i`` instead."""
+    if rows is None:
+        rows = np.arange(len(starts) - 1)
+    first = starts[rows]
+    counts = starts[rows + 1] - first
+    owners = np.repeat(np.arange(len(rows)), counts)
+    begin = first if base is None else base
+    ends = np.cumsum(counts)
+    total = int(ends[-1]) if len(ends) else 0
+    entries = np.arange(total) - np.repeat(ends - counts - begin, counts)
+    return owners, entries
+
+
+@functools.cache
+def comparators(size: int) -> tuple[tuple[int, int], ...]:
+    """Batcher's odd-even merge sorting network for ``size`` inputs (any size): the
+    compare-exchange pairs ``(i, j)``, ``i < j``, that sort ascending."""
+    pairs = []
+    span = 1
+    while span < size:
+        step = span
+        while step >= 1:
+            for start in range(step % span, size - step, 2 * step):
+                for i in range(min(step, size - start - step)):
+                    if (i + start) // (2 * span) == (i + start + step) // (2 * span):
+                        pairs.append((i + start, i + start + step))
+            step //= 2
+        span *= 2
+    return tuple(pairs)
+
+
+def descending(values: np.ndarray, axis: int) -> list[np.ndarray]:
+    """The slices of ``values`` along ``axis`` sorted elementwise, largest first: ``out[0]``
+    is the max, ``out[-1]`` the min (the values of ``np.sort``; no NaN expected).
+
+    A sorting network of elementwise min/max over whole slices: for the few (at most 9)
+    targets of a board it beats ``np.sort`` along a short axis several times over."""
+    rows = [np.take(values, i, axis=axis) for i in range(values.shape[axis])]
+    for low, high in comparators(len(rows)):
+        rows[low], rows[high] = np.minimum(rows[low], rows[high]), np.maximum(rows[low], rows[high])
+    return rows[::-1]

@@ -1,0 +1,87 @@
+"""The spymaster's board gathers: both gathers, the forbidden triples and the sorting
+network give exactly the values of the plain computations they replace."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from codebots.agents import make_agent
+from codebots.agents.board_gather import BoardGather, comparators, descending
+from codebots.agents.tables import forbid_for
+from codebots.keys import deal
+from codebots.lexicon import relation_matrix
+from codebots.variants import get_variant
+from codebots.vocab import load_pool
+
+
+@pytest.mark.parametrize("size", range(1, 10))
+def test_the_network_sorts_every_zero_one_input(size):
+    # The 0-1 principle: a comparator network that sorts every 0/1 input sorts any input.
+    for bits in itertools.product((0, 1), repeat=size):
+        values = list(bits)
+        for low, high in comparators(size):
+            values[low], values[high] = (
+                min(values[low], values[high]),
+                max(values[low], values[high]),
+            )
+        assert values == sorted(bits), (size, bits)
+
+
+def test_descending_matches_numpy_sort_with_minus_infinity():
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal((4, 7, 6, 5)).astype(np.float32)
+    values[rng.random(values.shape) < 0.3] = -np.inf
+    ranked = np.stack(descending(values, axis=2), axis=2)
+    assert np.array_equal(ranked, np.sort(values, axis=2)[:, :, ::-1])
+
+
+@pytest.fixture(scope="module")
+def block():
+    """A GloVe spymaster's gathers on 64 competition boards, laid out targets first."""
+    spymaster = make_agent("spymaster", "glove")
+    variant = get_variant("single-team-2019")
+    words = load_pool(variant.pool).words
+    table = spymaster.tables(words)[0]
+    state = deal(variant, np.arange(64))  # (seeds, cards, key, start)
+    rng = np.random.default_rng(0)
+    visible = rng.random((64, 25)) < 0.7  # some cards covered, as mid-game
+    cards_l = np.asarray(state[1])
+    return spymaster, variant, words, table, cards_l, visible
+
+
+def test_pair_tables_gather_the_z_table_values(block, monkeypatch):
+    spymaster, _, words, table, cards_l, _ = block
+    from codebots.agents import board_gather
+
+    plain = BoardGather(table.neighbours, [table.zsims])
+    paired = BoardGather(table.neighbours, [table.zsims])
+    monkeypatch.setattr(board_gather, "PAIR_TABLE_MIN_GAMES", 1)
+    paired.prepare(64)
+    assert paired._pairs is not None and plain._pairs is None
+    relation = relation_matrix(words, spymaster.vocabulary)
+    for slots in (1, 4, 9):
+        expected = table.zsims[
+            cards_l[:, None, :, None], paired.candidates(cards_l, slots).reshape(64, slots, 1, -1)
+        ]
+        assert np.array_equal(plain.sims(0, cards_l, slots), expected)
+        assert np.array_equal(paired.sims(0, cards_l, slots), expected)
+        assert np.array_equal(
+            paired.related(relation, cards_l, slots), plain.related(relation, cards_l, slots)
+        )
+
+
+@pytest.mark.parametrize("variant_id", ["single-team-2019", "marvel-coop[experts]"])
+def test_forbidden_triples_give_the_forbid_tables_verdicts(block, variant_id):
+    _, _, _, table, cards_l, visible = block
+    gather = BoardGather(table.neighbours, [table.zsims])
+    forbid = forbid_for(get_variant(variant_id), table)
+    for slots in (1, 5, 9):
+        candidates = gather.candidates(cards_l, slots)
+        expected = forbid.forbidden(cards_l, visible, candidates)
+        got = gather.forbidden(forbid, cards_l, visible, cards_l, slots)
+        assert np.array_equal(got, expected)
+    # The competition pool forbids some neighbours of some cards when others are visible.
+    assert expected.any()
