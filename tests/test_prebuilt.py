@@ -1,0 +1,57 @@
+"""The tables shipped in codebots/prebuilt/ are the ones a fresh install asks for, and
+exactly what a build gives (else: ``make prebuilt``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codebots.cache import PREBUILT_DIR
+from codebots.prebuilt import SHIPPED_KINDS, build_in, recorded_meta, shipped_files
+
+REBUILD = "stale or missing: run `make prebuilt` (python -m codebots.prebuilt) and commit"
+
+
+def test_one_shipped_file_per_kind_and_nothing_else():
+    names = sorted(path.name for path in PREBUILT_DIR.glob("*"))
+    assert [name.split("-")[0] for name in names] == sorted(SHIPPED_KINDS), REBUILD
+
+
+def test_a_cold_start_reads_the_shipped_tables_instead_of_building_them(tmp_path):
+    log = tmp_path / "builds.jsonl"
+    build_in(tmp_path / "cache", log=log, shipped=True)
+    built = [json.loads(line)["kind"] for line in log.read_text().splitlines()]
+    assert built == ["tables"], f"built {built}; shipped tables {REBUILD}"
+    assert not shipped_files(tmp_path / "cache")  # read from the package, not copied
+
+
+@pytest.mark.slow
+def test_the_shipped_tables_are_what_a_build_gives(tmp_path):
+    build_in(tmp_path)  # shipped tables ignored: everything built
+    rebuilt = {path.name: recorded_meta(path) for path in shipped_files(tmp_path)}
+    shipped = {path.name: recorded_meta(path) for path in shipped_files(PREBUILT_DIR)}
+    assert rebuilt == shipped, REBUILD
+
+
+def test_a_shipped_file_is_checked_like_a_cache_file(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from codebots import cache, files
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(cache, "PREBUILT_DIR", tmp_path / "shipped")
+    (tmp_path / "shipped").mkdir()
+    builds = []
+
+    def build():
+        builds.append(1)
+        return {"x": np.arange(3)}
+
+    name = cache.cache_path("demo", ("k", 1)).name
+    cache.write(tmp_path / "shipped" / name, "demo", ("k", 1), "a demo", {"x": np.arange(3)})
+    assert cache.cached("demo", ("k", 1), "a demo", build)["x"].tolist() == [0, 1, 2]
+    assert not builds and not (tmp_path / "cache").exists()  # read from the shipped file
+    (tmp_path / "shipped" / name).write_bytes(b"not an archive")
+    assert cache.cached("demo", ("k", 1), "a demo", build)["x"].tolist() == [0, 1, 2]
+    assert builds == [1] and "shipped table" in capsys.readouterr().err
