@@ -61,6 +61,15 @@ class BoardGather:
         flat = clues * pool + cards_l[:, None, :, None]  # (G, S, 25, K) into the (V, P) table
         return self._zsims[model].T.ravel().take(flat)  # .T.ravel() is a view
 
+    def card_sims(self, model: int, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """``(G, 25, K)`` float32: model ``model``'s z of card ``targets[g]``'s neighbour
+        ``k`` for board card ``board[g, o]``, at ``[g, o, k]``."""
+        pool = self.neighbours.shape[0]
+        if self._pairs is not None:
+            return self._pairs[model].take(targets[:, None] * pool + board, axis=0)
+        flat = self.neighbours[targets][:, None, :] * pool + board[:, :, None]
+        return self._zsims[model].T.ravel().take(flat)
+
     def related(self, relation: np.ndarray, cards_l: np.ndarray, slots: int) -> np.ndarray:
         """``(G, S, S, K)`` bool: ``relation`` (the lexicon's (P, V) matrix) relates target
         slot ``i``'s card to candidate ``(j, k)``, at ``[g, j, i, k]``."""
@@ -97,9 +106,10 @@ def _pair_table(by_card: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
     """``(P * P, K)``: ``by_card[o, neighbours[t, k]]`` at row ``t * P + o``, column ``k``
     (``by_card`` a (P, V) table)."""
     pool, width = neighbours.shape
-    pairs = np.empty((pool, pool, width), dtype=by_card.dtype)
+    by_clue = np.ascontiguousarray(by_card.T)  # (V, P): a clue's cards side by side (a view
+    pairs = np.empty((pool, pool, width), dtype=by_card.dtype)  # for the clue-major z tables)
     for target in range(pool):
-        pairs[target] = by_card[:, neighbours[target]]
+        pairs[target] = by_clue[neighbours[target]].T
     return pairs.reshape(pool * pool, width)
 
 

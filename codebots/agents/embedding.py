@@ -158,11 +158,7 @@ class EmbeddingSpymaster:
         """The board gathers of this spymaster's candidates on pool ``words``."""
         tables = self.tables(words)
         if self._board_gather is None:
-            neighbours = (
-                related_neighbours(self.models[0], words, self.vocabulary)
-                if self.lexicon
-                else tables[0].neighbours
-            )[:, : self.candidates]
+            neighbours = gather_neighbours(self, words)[:, : self.candidates]
             self._board_gather = BoardGather(neighbours, [table.zsims for table in tables])
         return self._board_gather
 
@@ -448,21 +444,25 @@ class EmbeddingSpymaster:
         main = tables[0]
         rows = np.arange(len(games))
         board, visible = view.cards[games], view.visible[games]  # (G, 25)
-        neighbours = (
-            related_neighbours(self.models[0], view.words, self.vocabulary)
-            if self.lexicon
-            else main.neighbours
-        )
-        words = neighbours[board[rows, cards]]  # (G, K)
+        # The card's candidates: the scoring's own (K of them), else the full table's.
+        gather = self._gather(view.words)
+        if self.candidates is not None:
+            gather = BoardGather(gather_neighbours(self, view.words), gather._zsims)
+        targets = board[rows, cards]  # (G,) pool ids
+        words = gather.neighbours[targets]  # (G, K)
         forbid = forbid_for(view.variant, main)
-        ok = ~forbid.forbidden(board, visible, words) & main.dictionary[words]
-        ok &= ~(words[:, :, None] == self._given[games][:, None, :]).any(axis=2)
+        ok = ~gather.forbidden(forbid, board, visible, targets[:, None], 1)
+        ok &= main.dictionary[words]
+        given = self._given[games]  # (G, MEMORY), -1 past each game's count
+        for slot in range(min(int(self._given_count[games].max(initial=0)), MEMORY)):
+            ok &= words != given[:, slot, None]
         others = visible.copy()
         others[rows, cards] = False
+        rival_add = _penalty(others)[:, :, None]  # (G, 25, 1)
         margin = np.full(words.shape, np.inf, dtype=np.float32)  # (G, K)
-        for table in tables:
-            sims = table.zsims[board[:, :, None], words[:, None, :]]  # (G, 25, K)
-            rival = np.where(others[:, :, None], sims, -np.inf).max(axis=1)
+        for model in range(len(tables)):
+            sims = gather.card_sims(model, targets, board)  # (G, 25, K)
+            rival = (sims + rival_add).max(axis=1)
             margin = np.minimum(margin, sims[rows, cards] - rival)
         best = np.where(ok, margin, -np.inf).argmax(axis=1)
         return np.where(ok.any(axis=1), words[rows, best], -1)
@@ -562,6 +562,14 @@ class EmbeddingSpymaster:
         danger = np.where(coverable, danger, -np.inf)
         choice = danger.argmax(axis=1)
         return np.where(coverable.any(axis=1), choice, -1)
+
+
+def gather_neighbours(spymaster: EmbeddingSpymaster, words: tuple[str, ...]) -> np.ndarray:
+    """``(P, K)`` a spymaster's candidate clues per card on pool ``words``: the lexicon's
+    related words first for a lexicon spymaster, else its first model's nearest."""
+    if spymaster.lexicon:
+        return related_neighbours(spymaster.models[0], words, spymaster.vocabulary)
+    return spymaster.tables(words)[0].neighbours
 
 
 def _numbers(per_number: np.ndarray, beyond) -> np.ndarray:
