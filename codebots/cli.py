@@ -27,6 +27,7 @@ from codebots.commands.crossplay import register as register_crossplay
 from codebots.commands.evaluate import register as register_evaluate
 from codebots.commands.human import register as register_human
 from codebots.commands.play import register as register_play
+from codebots.commands.serve import register as register_serve
 from codebots.errors import CodebotsError
 
 app = typer.Typer(
@@ -267,6 +268,7 @@ register_crossplay(app)
 register_evaluate(app)
 register_human(app)
 register_play(app)
+register_serve(app)
 
 
 def main() -> None:

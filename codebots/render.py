@@ -56,6 +56,14 @@ DUET_LEGEND = (
 )
 
 
+def shows_key(session, reveal: bool = False) -> bool:
+    """Whether the person's seat sees the key now (Duet: its own side): a spymaster always,
+    both red seats on their clue or cover turn, every seat once ``reveal`` (the end)."""
+    giving = session.human_move() in ("clue", "cover")
+    seat_sees = session.role == "spymaster" or (session.role == "team" and giving)
+    return bool(session.duet or seat_sees or reveal)
+
+
 def legend(duet: bool) -> Text:
     """The legend as plain text (no markup: its brackets are part of it)."""
     return Text(DUET_LEGEND if duet else LEGEND)

@@ -376,12 +376,9 @@ def describe(event: dict) -> str:
 
 
 def show(console, session, reveal: bool = False) -> None:
-    from codebots.render import board_table, clue_history, legend, status_line, team_line
+    from codebots.render import board_table, clue_history, legend, shows_key, status_line, team_line
 
-    giving = session.human_move() in ("clue", "cover")
-    spymaster_view = (
-        session.duet or session.role == "spymaster" or reveal or (session.role == "team" and giving)
-    )
+    spymaster_view = shows_key(session, reveal)
     console.print(
         board_table(
             session.state,

@@ -1,0 +1,157 @@
+"""``codebots serve`` in a real headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, driven by selenium): whole games played by clicking and typing, as a
+person does, against a real server."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+
+from selenium.common.exceptions import NoSuchElementException, WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+from codebots.play import Session  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+NO_BROWSER = (
+    "Debian's chromium and chromium-driver are not installed (make test installs them as "
+    "root: apt-get install chromium chromium-driver)"
+)
+CLUES = ["ocean", "planet", "thunder", "candle", "pirate", "rocket", "garden", "winter"]
+CLUES += ["silver", "dragon", "forest", "engine", "castle", "river", "music", "desert"]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real uvicorn server on a free loopback port: ``(base url, records folder)``."""
+    import uvicorn
+
+    from codebots.web.app import create_app
+
+    records = tmp_path_factory.mktemp("web") / "records"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(records), host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", records
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM and DRIVER):
+        pytest.skip(NO_BROWSER)
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--window-size=1200,1100")
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except WebDriverException as error:
+        pytest.skip(f"{NO_BROWSER}: {error.msg}")
+    yield driver
+    driver.quit()
+
+
+def new_game(browser, server, variant: str, role: str = "guesser", seed: int = 3) -> str:
+    base, _ = server
+    browser.get(base + "/")
+    Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
+    Select(browser.find_element(By.ID, "role")).select_by_value(role)
+    for field, value in (("spymaster", "glove"), ("guesser", "glove"), ("seed", str(seed))):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "start").click()
+    assert "/games/" in browser.current_url, browser.page_source[:500]
+    return browser.current_url.rsplit("/", 1)[1]
+
+
+def present(browser, element_id: str):
+    try:
+        return browser.find_element(By.ID, element_id)
+    except NoSuchElementException:
+        return None
+
+
+def play_by_hand(browser, limit: int = 300) -> str:
+    """Click the first card in play, pass where the AI may act, or type a clue and press
+    Enter, until the result shows; returns it."""
+    clues = iter(CLUES * 20)
+    for _ in range(limit):
+        result = present(browser, "result")
+        if result is not None:
+            return result.text
+        cards = browser.find_elements(By.CSS_SELECTOR, "button.card")
+        if cards:
+            cards[0].click()
+        elif present(browser, "pass") is not None:
+            browser.find_element(By.ID, "pass").click()
+        else:  # the keyboard: a clue typed and sent with Enter
+            browser.find_element(By.ID, "text").send_keys(f"{next(clues)} 1", Keys.ENTER)
+    raise AssertionError("the game did not end")
+
+
+def finished_record(server, game_id: str) -> Session:
+    session = Session.load(server[1] / f"web-{game_id}.jsonl")
+    assert session.done
+    return session
+
+
+def test_a_single_team_game_as_the_guesser(browser, server):
+    game_id = new_game(browser, server, "single-team-2019")
+    assert "red's guesser" in browser.page_source
+    result = play_by_hand(browser)
+    assert result.startswith(("You won", "You lost"))
+    assert finished_record(server, game_id).result_text() == result
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#clues li")) >= 1
+
+
+def test_a_classic_game_as_the_spymaster(browser, server):
+    game_id = new_game(browser, server, "classic", role="spymaster", seed=8)
+    assert browser.find_elements(By.CSS_SELECTOR, ".card.is-assassin")  # the key is shown
+    result = play_by_hand(browser)
+    assert result.startswith(("Red won", "Blue won"))
+    session = finished_record(server, game_id)
+    assert any(event["by"] == "human" and event["type"] == "clue" for event in session.events)
+
+
+def test_a_duet_game_as_player_zero_to_its_end(browser, server):
+    game_id = new_game(browser, server, "duet", seed=11)
+    assert "time bank" in present(browser, "status-line").text
+    result = play_by_hand(browser)
+    assert result.startswith(("You won", "You lost"))
+    assert present(browser, "other-side") is not None  # the AI's side, shown at the end
+    assert finished_record(server, game_id).result_text() == result
+
+
+def test_the_pages_load_nothing_from_the_network(browser, server):
+    base, _ = server
+    browser.get(base + "/")
+    urls = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(entry => entry.name)"
+    )
+    assert urls and all(url.startswith(base) for url in urls), urls
