@@ -188,3 +188,50 @@ class CampaignProgress:
         )
         self.save()
         return earned
+
+
+def plan_game(
+    progress: CampaignProgress, slug: str | None, use: list[str], seed: int, chosen: bool
+) -> tuple[Mission, str, dict]:
+    """The next game of a campaign: ``(mission, variant label, plan)``, the plan being what
+    a game record keeps (``{"path", "mission", "bonuses"}``).
+
+    ``slug`` picks an open mission (None: the next one), ``use`` the held bonuses to spend.
+    A seed the person chose (``chosen``) must be new for the mission: a retry on a board
+    already played would be played with its key known.
+    """
+    mission = progress.choose(slug)
+    variant = progress.variant_for(mission, use)
+    if chosen and progress.played(mission.slug, seed):
+        raise CodebotsError(
+            f"seed {seed} was already played for {mission.slug} in this campaign; "
+            "leave the seed out for a fresh board"
+        )
+    return mission, variant, {"path": progress.path, "mission": mission.slug, "bonuses": use}
+
+
+def book_game(session) -> list[str]:
+    """Count a finished campaign game (a :class:`codebots.play.Session`) in its campaign,
+    once: a resumed, already booked game is not counted again. Returns what to tell the
+    person, one line each."""
+    plan = session.campaign
+    if plan["mission"] not in MISSIONS_BY_SLUG:
+        raise CodebotsError(f"the record names an unknown mission '{plan['mission']}'")
+    progress = CampaignProgress.load(plan["path"])
+    if progress.booked(session.game_id):
+        return [f"campaign {plan['path']}: this game was already counted"]
+    used = session.used_rewards(plan["bonuses"])
+    unused = [bonus for bonus in plan["bonuses"] if bonus not in used]
+    lines = [f"not used in this game, still held: {', '.join(unused)}"] if unused else []
+    earned = progress.record(
+        MISSIONS_BY_SLUG[plan["mission"]],
+        used,
+        bool(session.state.winner[0] == 0),
+        str(session.path),
+        game_id=session.game_id,
+        seed=session.seed,
+    )
+    if earned:
+        lines.append(f"box finished: you earned the bonus '{earned}'")
+    lines.append(f"campaign saved to {plan['path']}: {len(progress.won)} of 24 missions won")
+    return lines

@@ -51,6 +51,11 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
 
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` atomically."""
+    return atomic_write(path, lambda temporary: temporary.write_bytes(data))
+
+
 @contextlib.contextmanager
 def build_lock(path: str | os.PathLike) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` + ``.lock`` while building ``path``.

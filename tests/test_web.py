@@ -246,3 +246,62 @@ def test_serve_refuses_an_address_it_cannot_listen_on_in_one_line():
     assert result.stderr.strip().count("\n") == 0 and f"cannot listen on 127.0.0.1:{port}" in (
         result.stderr
     )
+
+
+def test_campaign_pages_refuse_bad_input_with_4xx(client):
+    assert client.post("/campaigns", data={"name": "../x"}).status_code == 400
+    page = client.get("/campaigns/log").text
+    assert page.count('class="mission is-open"') == 3  # London, Hogwarts, Hogsmeade
+    form = {"mission": "nonesuch", **AI}
+    response = client.post("/campaigns/log/play", data=form)
+    assert response.status_code == 400 and "unknown mission" in response.text
+    form = {"mission": "ministry-of-magic", **AI}
+    response = client.post("/campaigns/log/play", data=form)
+    assert response.status_code == 400
+    form = {"mission": "london", "bonuses": "double_clues", **AI}
+    response = client.post("/campaigns/log/play", data=form)
+    assert response.status_code == 400 and "not held" in response.text
+
+
+def test_an_uploaded_card_list_is_the_pool_and_a_bad_one_is_refused(client):
+    from codebots.vocab import load_pool
+
+    words = load_pool("wizarding").words[:30]
+    upload = {"pool_file": ("cards.txt", "\n".join(words).encode(), "text/plain")}
+    form = {"variant": "classic", "seed": "2", **AI}
+    response = client.post("/games", data=form, files=upload, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    session = client.app.state.games.get(response.headers["location"].rsplit("/", 1)[1]).session
+    assert set(session.words) == set(words)
+    short = {"pool_file": ("few.txt", b"alpha\nbeta\ngamma\n", "text/plain")}
+    response = client.post("/games", data=form, files=short)
+    assert response.status_code == 400 and "25" in response.text
+    assert "Traceback" not in response.text
+    response = client.post(
+        "/games", data={**form, "options": "three_players"}, follow_redirects=False
+    )
+    assert response.status_code == 303
+    response = client.post("/games", data={**form, "options": "no_such_option"})
+    assert response.status_code == 400 and "no_such_option" in response.text
+
+
+@pytest.mark.slow
+def test_a_finished_game_replays_step_by_step_and_an_open_one_does_not(client):
+    game_id = start(client, seed="9")
+    assert client.get(f"/games/{game_id}/replay").status_code == 409  # its key is hidden
+    play_to_end(client, game_id)
+    total = len(client.app.state.games.get(game_id).session.events)
+    first = client.get(f"/games/{game_id}/replay?step=0").text
+    assert f"Move 0 of {total}" in first and len(identities_shown(first)) == 25
+    previous = cards_on(first)
+    for step in range(1, total + 1):
+        page = client.get(f"/games/{game_id}/replay?step={step}").text
+        assert f"Move {step} of {total}" in page
+        covered = [square for square, classes in cards_on(page).items() if "covered" in classes]
+        was = [square for square, classes in previous.items() if "covered" in classes]
+        assert set(was) <= set(covered)  # a card once covered stays covered
+        previous = cards_on(page)
+    assert (
+        "You won" in client.get(f"/games/{game_id}").text
+        or "You lost" in client.get(f"/games/{game_id}").text
+    )

@@ -155,3 +155,28 @@ def test_the_pages_load_nothing_from_the_network(browser, server):
         "return performance.getEntriesByType('resource').map(entry => entry.name)"
     )
     assert urls and all(url.startswith(base) for url in urls), urls
+
+
+def test_a_mission_from_a_campaign_file(browser, server):
+    import json
+
+    base, records = server
+    browser.get(base + "/campaigns")
+    browser.find_element(By.ID, "name").send_keys("my-log", Keys.ENTER)
+    assert "0 of 24 missions won" in present(browser, "progress").text
+    missions = browser.find_elements(By.CSS_SELECTOR, "#map .mission.is-open")
+    assert [m.get_attribute("data-mission") for m in missions] == [
+        "london",
+        "hogwarts",
+        "hogsmeade",
+    ]
+    browser.find_element(By.ID, "play-london").click()
+    result = play_by_hand(browser)
+    assert result.startswith(("You won", "You lost"))
+    notes = present(browser, "campaign-notes").text
+    assert "campaign saved to" in notes
+    progress = json.loads((records / "campaigns" / "my-log.json").read_text())
+    assert [game["mission"] for game in progress["games"]] == ["london"]
+    assert progress["won"] == (["london"] if result.startswith("You won") else [])
+    browser.find_element(By.ID, "back-to-map").click()
+    assert f"{len(progress['won'])} of 24 missions won" in present(browser, "progress").text

@@ -282,58 +282,25 @@ def replay(path: Annotated[str, typer.Argument(help="A game record written by pl
 def campaign_game(
     path: str, slug: str | None, use: str, seed: int, chosen: bool, expert: bool = False
 ) -> tuple[str, dict]:
-    """Show the campaign, pick the mission and the bonuses: (variant label, plan).
-
-    A seed the person chose (``chosen``) must be new for the mission: a retry on a board
-    already played would be played with its key known.
-    """
-    from codebots.campaign_progress import CampaignProgress
+    """Show the campaign, pick the mission and the bonuses: (variant label, plan)."""
+    from codebots.campaign_progress import CampaignProgress, plan_game
 
     progress = CampaignProgress.load(path)
     progress.choose_expert(expert)
     for line in progress.status_lines():
         typer.echo(line)
-    mission = progress.choose(slug)
     bonuses = [b.strip() for b in use.split(",") if b.strip()]
-    variant = progress.variant_for(mission, bonuses)
-    if chosen and progress.played(mission.slug, seed):
-        raise CodebotsError(
-            f"seed {seed} was already played for {mission.slug} in this campaign; "
-            "leave --seed out for a fresh board"
-        )
+    mission, variant, plan = plan_game(progress, slug, bonuses, seed, chosen)
     typer.echo(f"mission: {mission.name} ({variant})")
-    return variant, {"path": str(path), "mission": mission.slug, "bonuses": bonuses}
+    return variant, plan
 
 
 def finish_campaign_game(session) -> None:
-    """Book the finished game in its campaign (once: a resumed, already booked game is not
-    counted again)."""
-    from codebots.campaign_progress import CampaignProgress
-    from codebots.missions import MISSIONS_BY_SLUG
+    """Book the finished game in its campaign (once)."""
+    from codebots.campaign_progress import book_game
 
-    plan = session.campaign
-    if plan["mission"] not in MISSIONS_BY_SLUG:
-        raise CodebotsError(f"the record names an unknown mission '{plan['mission']}'")
-    progress = CampaignProgress.load(plan["path"])
-    won = bool(session.state.winner[0] == 0)
-    if progress.booked(session.game_id):
-        typer.echo(f"campaign {plan['path']}: this game was already counted")
-        return
-    used = session.used_rewards(plan["bonuses"])
-    unused = [bonus for bonus in plan["bonuses"] if bonus not in used]
-    if unused:
-        typer.echo(f"not used in this game, still held: {', '.join(unused)}")
-    earned = progress.record(
-        MISSIONS_BY_SLUG[plan["mission"]],
-        used,
-        won,
-        str(session.path),
-        game_id=session.game_id,
-        seed=session.seed,
-    )
-    if earned:
-        typer.echo(f"box finished: you earned the bonus '{earned}'")
-    typer.echo(f"campaign saved to {plan['path']}: {len(progress.won)} of 24 missions won")
+    for line in book_game(session):
+        typer.echo(line)
 
 
 def say(line: str, session, before: tuple[int, int]) -> None:

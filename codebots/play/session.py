@@ -157,9 +157,10 @@ class Session(DuetChoices, Bonuses, Explaining):
             atomic_write_text(self.path, record_text(self.header(), self.events))
 
     @classmethod
-    def load(cls, path: str | Path) -> Session:
+    def load(cls, path: str | Path, moves: int | None = None) -> Session:
         """Rebuild a saved game by replaying its record, every move checked (the AI is not
-        asked again). A cut-off last line is dropped: :attr:`cut_off` names it."""
+        asked again); only its first ``moves`` moves if given (a replay step). A cut-off last
+        line is dropped: :attr:`cut_off` names it."""
         record = read_record(path)
         head = record.header
         session = cls(
@@ -174,7 +175,7 @@ class Session(DuetChoices, Bonuses, Explaining):
             game_id=str(head.get("game_id") or f"{path}:{head['seed']}"),
             relaxed=bool(head.get("relaxed")),
         )
-        for move, line in zip(record.moves, record.lines):
+        for move, line in list(zip(record.moves, record.lines))[:moves]:
             session.replay(move, f"{path} line {line}")
         session.cut_off = record.cut_off
         return session

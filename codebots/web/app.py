@@ -8,16 +8,19 @@ twice 409, anything else the person typed 400.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Annotated
 
 from codebots.errors import CodebotsError
+from codebots.files import atomic_write_bytes
 from codebots.play import InputProblem
 from codebots.web import board
 from codebots.web.games import Games, OutOfTurn, UnknownGame
 
 try:
-    from fastapi import FastAPI, Form, Request
+    from fastapi import FastAPI, File, Form, Request, UploadFile
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import HTMLResponse, RedirectResponse
     from fastapi.staticfiles import StaticFiles
@@ -28,6 +31,8 @@ except ImportError:  # pragma: no cover - the message is tested through the CLI
     ) from None
 
 HERE = Path(__file__).parent
+MAX_POOL_BYTES = 200_000  # an uploaded card list: thousands of cards
+CAMPAIGN_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SEATS = {
     "guesser": "red's guesser (the AI gives the clues)",
     "spymaster": "red's spymaster (the AI guesses)",
@@ -44,17 +49,19 @@ PROMPTS = {
 def create_app(records: Path) -> FastAPI:
     """The app, its games' records kept in folder ``records``."""
     from codebots.agents import GUESSERS, SPYMASTERS
+    from codebots.missions import REWARDS
     from codebots.play import DEFAULT_AI, new_seed
     from codebots.variants import get_variant, list_variants
+    from codebots.vocab import WORDLIST_DIR, load_pool
 
     app = FastAPI(title="codebots", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.games = games = Games(records)
     templates = Jinja2Templates(directory=HERE / "templates")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    def page(request: Request, name: str, code: int = 200, **context) -> HTMLResponse:
+    def page(request: Request, template: str, code: int = 200, **context) -> HTMLResponse:
         context.setdefault("message", "")
-        return templates.TemplateResponse(request, name, context, status_code=code)
+        return templates.TemplateResponse(request, template, context, status_code=code)
 
     def error_page(request: Request, code: int, message: str, game_id: str = ""):
         back = game_id if code != 404 else ""  # a link back to a game that exists
@@ -72,9 +79,27 @@ def create_app(records: Path) -> FastAPI:
         fields = ", ".join(str(problem["loc"][-1]) for problem in error.errors())
         return error_page(request, 400, f"the form is missing or garbles: {fields}; reload it")
 
+    def save_pool(upload) -> str:
+        """An uploaded card list kept in the records folder (by its content's digest, so the
+        game's record names a file that stays); "" without one."""
+        if upload is None or not upload.filename:
+            return ""
+        data = upload.file.read(MAX_POOL_BYTES + 1)
+        if len(data) > MAX_POOL_BYTES:
+            raise CodebotsError(
+                f"the card list is over {MAX_POOL_BYTES // 1000} kB; one card a line"
+            )
+        folder = games.folder / "pools"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{hashlib.sha256(data).hexdigest()[:16]}.txt"
+        atomic_write_bytes(path, data)
+        load_pool(path)  # its one-line error now, before a game is made of it
+        return str(path.resolve())
+
     def new_game_page(request: Request, status: int = 200, message: str = "", **chosen):
         defaults = {"variant": "classic", "role": "guesser", "spymaster": DEFAULT_AI}
-        defaults |= {"guesser": DEFAULT_AI, "seed": "", "penalties": False}
+        defaults |= {"guesser": DEFAULT_AI, "seed": "", "penalties": False, "options": ""}
+        defaults |= {"pool": ""}
         return page(
             request,
             "new.html",
@@ -84,6 +109,7 @@ def create_app(records: Path) -> FastAPI:
             roles=list(SEATS.items()),
             spymasters=list(SPYMASTERS),
             guessers=list(GUESSERS),
+            pools=sorted(path.stem for path in WORDLIST_DIR.glob("*.txt")),
             chosen=defaults | chosen,
         )
 
@@ -100,10 +126,14 @@ def create_app(records: Path) -> FastAPI:
         guesser: Annotated[str, Form()] = DEFAULT_AI,
         seed: Annotated[str, Form()] = "",
         penalties: Annotated[str, Form()] = "",
+        options: Annotated[str, Form()] = "",
+        pool: Annotated[str, Form()] = "",
+        pool_file: Annotated[UploadFile | None, File()] = None,
     ):
         chosen = {"variant": variant, "role": role, "spymaster": spymaster, "guesser": guesser}
-        chosen |= {"seed": seed, "penalties": bool(penalties)}
+        chosen |= {"seed": seed, "penalties": bool(penalties), "options": options, "pool": pool}
         try:
+            variant = with_options(variant, options, pool, save_pool(pool_file))
             spec = get_variant(variant)
             if role not in SEATS:
                 raise CodebotsError(f"unknown seat '{role}'; choose one of {', '.join(SEATS)}")
@@ -123,7 +153,9 @@ def create_app(records: Path) -> FastAPI:
         return RedirectResponse(f"/games/{game_id}", status_code=303)
 
     def table_page(request: Request, game_id: str, status: int = 200, message: str = ""):
-        session = games.get(game_id).session
+        game = games.get(game_id)
+        session = game.session
+        plan = session.campaign or {}
         summary = board.summary(session)
         move = summary["move"]
         seat = "player 0 (the AI is player 1)" if session.duet else SEATS[session.role]
@@ -146,6 +178,8 @@ def create_app(records: Path) -> FastAPI:
             prompt=PROMPTS.get(move, ""),
             placeholder="ocean 2" if move in ("clue", "turn") else "card name",
             record=str(games.path(game_id)),
+            notes=game.notes,
+            campaign_name=Path(plan.get("path", "")).stem,
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
@@ -153,6 +187,31 @@ def create_app(records: Path) -> FastAPI:
         game = games.get(game_id)
         with game.lock:
             return table_page(request, game_id)
+
+    @app.get("/games/{game_id}/replay", response_class=HTMLResponse)
+    def replay(request: Request, game_id: str, step: int = -1):
+        from codebots.play import Session
+
+        game = games.get(game_id)
+        with game.lock:
+            if not game.session.done:
+                raise OutOfTurn("a game is replayed once it has ended (its key is shown)")
+            total = len(game.session.events)
+        step = total if step < 0 or step > total else step
+        session = Session.load(games.path(game_id), moves=step)
+        return page(
+            request,
+            "replay.html",
+            game_id=game_id,
+            variant=session.spec.label,
+            seed=session.seed,
+            step=step,
+            total=total,
+            cards=board.cards(session, reveal=True),
+            clues=board.clues(session),
+            status=board.summary(session)["status"],
+            last=describe_move(session.events[-1]) if session.events else "the board is dealt",
+        )
 
     @app.post("/games/{game_id}/move")
     def move(
@@ -171,4 +230,115 @@ def create_app(records: Path) -> FastAPI:
                 return table_page(request, game_id, 400, f"{typed!r}: {problem}")
         return RedirectResponse(f"/games/{game_id}", status_code=303)
 
+    def campaign_path(name: str) -> Path:
+        if not CAMPAIGN_NAME.fullmatch(name or ""):
+            raise CodebotsError(
+                f"'{name}' is not a campaign name: letters, digits, - and _ (at most 40)"
+            )
+        return games.campaigns / f"{name}.json"
+
+    @app.get("/campaigns", response_class=HTMLResponse)
+    def campaigns(request: Request):
+        names = sorted(path.stem for path in games.campaigns.glob("*.json"))
+        return page(request, "campaigns.html", names=names)
+
+    @app.post("/campaigns")
+    def new_campaign(request: Request, name: Annotated[str, Form()]):
+        campaign_path(name.strip())
+        return RedirectResponse(f"/campaigns/{name.strip()}", status_code=303)
+
+    def campaign_page(request: Request, name: str, code: int = 200, message: str = ""):
+        from codebots.campaign_progress import CampaignProgress
+
+        progress = CampaignProgress.load(campaign_path(name))
+        return page(
+            request,
+            "campaign.html",
+            code,
+            message=message,
+            name=name,
+            progress=progress,
+            locations=mission_map(progress),
+            rewards=REWARDS,
+        )
+
+    @app.get("/campaigns/{name}", response_class=HTMLResponse)
+    def campaign(request: Request, name: str):
+        return campaign_page(request, name)
+
+    @app.post("/campaigns/{name}/play")
+    def play_mission(
+        request: Request,
+        name: str,
+        mission: Annotated[str, Form()],
+        bonuses: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI's form default
+        expert: Annotated[str, Form()] = "",
+        seed: Annotated[str, Form()] = "",
+        spymaster: Annotated[str, Form()] = DEFAULT_AI,
+        guesser: Annotated[str, Form()] = DEFAULT_AI,
+    ):
+        from codebots.campaign_progress import CampaignProgress, plan_game
+
+        try:
+            path = campaign_path(name)
+            progress = CampaignProgress.load(path)
+            progress.choose_expert(bool(expert))
+            if seed.strip() and not seed.strip().isdigit():
+                raise CodebotsError(f"the seed must be a whole number 0 or more, not '{seed}'")
+            number = int(seed) if seed.strip() else new_seed()
+            chosen = bool(seed.strip())
+            _, variant, plan = plan_game(progress, mission, bonuses, number, chosen)
+            game_id = games.create(
+                variant=variant,
+                seed=number,
+                role="guesser",
+                spymaster_name=spymaster.strip(),
+                guesser_name=guesser.strip(),
+                campaign=plan,
+            )
+        except CodebotsError as error:
+            return campaign_page(request, name, 400, str(error))
+        return RedirectResponse(f"/games/{game_id}", status_code=303)
+
     return app
+
+
+def describe_move(event: dict) -> str:
+    """One recorded move in words, for the replay page."""
+    who = "you" if event.get("by") == "human" else "the AI"
+    if event["type"] == "clue":
+        number = "unlimited" if event["number"] == -1 else event["number"]
+        return f"{who} gave {event['word'].upper()} {number}"
+    if event["type"] == "turn":
+        return f"{who} chose who acts next: {event['word']}"
+    verb = {"guess": "touched", "cover": "covered"}[event["type"]]
+    return f"{who} {verb} {event['word']}" + (f": {event['result']}" if event.get("result") else "")
+
+
+def with_options(variant: str, options: str, pool: str, uploaded: str) -> str:
+    """The variant id with the options typed on the new game page (``three_players``,
+    ``experts``, ``tokens=8``) and the chosen or uploaded pool, as ``id[a,b,pool=...]``."""
+    parts = [part.strip() for part in options.strip().strip("[]").split(",") if part.strip()]
+    if uploaded or pool:
+        parts.append(f"pool={uploaded or pool}")
+    if not parts:
+        return variant
+    if "[" in variant:
+        raise CodebotsError(f"choose a variant from the list, not '{variant}'")
+    return f"{variant}[{','.join(parts)}]"
+
+
+def mission_map(progress) -> list[dict]:
+    """The campaign as the mission map: each location's missions in order, with whether
+    each is won, open or locked, its tokens and the reward its box earns."""
+    from codebots.campaign import is_unlocked
+    from codebots.missions import MISSIONS
+
+    won = set(progress.won)
+    locations: dict[str, list[dict]] = {}
+    for mission in MISSIONS:
+        state = "won" if mission.slug in won else "open" if is_unlocked(mission, won) else "locked"
+        locations.setdefault(mission.location, []).append(
+            {"mission": mission, "state": state, "box": mission.box or mission.slug}
+        )
+    return [{"name": name, "missions": found} for name, found in locations.items()]

@@ -36,6 +36,7 @@ class OutOfTurn(CodebotsError):
 class Game:
     session: Session
     lock: threading.Lock = field(default_factory=threading.Lock)
+    notes: list[str] = field(default_factory=list)  # what booking it in its campaign said
 
 
 class Games:
@@ -44,6 +45,7 @@ class Games:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.campaigns = self.folder / "campaigns"  # mission-log progress files, by name
         self._games: dict[str, Game] = {}
         self._lock = threading.Lock()
 
@@ -80,6 +82,7 @@ class Games:
                 if session.cut_off:
                     session.save()  # the cut-off last line dropped, as play --resume does
                 game = self._games[game_id] = Game(session)
+                _finish(game)  # a campaign game that ended just before a crash
         return game
 
     def move(self, game_id: str, text: str, moves_seen: int) -> dict:
@@ -98,7 +101,17 @@ class Games:
                 raise OutOfTurn("it is the AI's move, not yours; reload the page")
             event = getattr(session, f"human_{move}")(text)
             play_ai(session)
+            _finish(game)
             return event
+
+
+def _finish(game: Game) -> None:
+    """Count an ended campaign game in its campaign (once, however often it is loaded)."""
+    session = game.session
+    if session.done and session.campaign and not game.notes:
+        from codebots.campaign_progress import book_game
+
+        game.notes = book_game(session)
 
 
 def play_ai(session: Session) -> None:
