@@ -124,10 +124,9 @@ def test_no_page_shows_a_guesser_the_key(client, role):
         else:
             assert shown == {}, f"{role}, {move}: the page shows {shown}"
             assert "targets" not in page
-        for path in (f"/games/{game_id}", "/games/nope", f"/games/{game_id}x"):
-            body = client.get(path).text
-            if path != f"/games/{game_id}":
-                assert not CARD.search(body)
+        for path in ("/games/nope", f"/games/{game_id}x", f"/games/{game_id}/replay"):
+            response = client.get(path)  # every other page of the game: no board at all
+            assert response.status_code in (404, 409) and not CARD.search(response.text)
 
     play_to_end(client, game_id, check)
 
@@ -305,3 +304,50 @@ def test_a_finished_game_replays_step_by_step_and_an_open_one_does_not(client):
         "You won" in client.get(f"/games/{game_id}").text
         or "You lost" in client.get(f"/games/{game_id}").text
     )
+
+
+def test_a_covered_card_and_a_malformed_clue_are_refused_on_the_page(client):
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}").text
+    word = clickable_words(page)[0]
+    client.post(f"/games/{game_id}/move", data={"moves": MOVES.search(page).group(1), "card": word})
+    page = client.get(f"/games/{game_id}").text
+    if 'id="result"' not in page:
+        form = {"moves": MOVES.search(page).group(1), "text": word}
+        response = client.post(f"/games/{game_id}/move", data=form)
+        assert response.status_code == 400 and "already covered" in response.text
+    game_id = start(client, variant="classic", role="spymaster")
+    page = client.get(f"/games/{game_id}").text
+    form = {"moves": MOVES.search(page).group(1), "text": "two words 3 4"}
+    response = client.post(f"/games/{game_id}/move", data=form)
+    assert response.status_code == 400 and 'role="alert"' in response.text
+    assert identities_shown(response.text)  # the spymaster's page, re-shown with the reason
+
+
+@pytest.mark.slow
+def test_a_terminal_game_continues_in_the_browser(client, tmp_path):
+    import pexpect
+
+    record = tmp_path / "terminal.jsonl"
+    command = f"{sys.executable} -m codebots play --variant single-team-2019 --seed 4"
+    command += f" --spymaster glove --guesser glove --save {record}"
+    child = pexpect.spawn(command, timeout=120, encoding="utf-8")
+    child.expect("your guess> ")
+    child.sendline("A1")
+    child.expect("your guess> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    text = record.read_text()
+    files = {"record": ("terminal.jsonl", text.encode(), "application/jsonl")}
+    response = client.post("/games/open", files=files, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    game_id = response.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/games/{game_id}").text
+    assert MOVES.search(page).group(1) == str(len(Session.load(record).events))
+    assert 'class="card covered' in page  # the card touched at the terminal
+    again = client.post("/games/open", files=files, follow_redirects=False)
+    assert again.status_code == 303  # the same record again: the same game
+    play_to_end(client, game_id)
+    changed = {"record": ("other.jsonl", (text + "garbage\n").encode(), "application/jsonl")}
+    response = client.post("/games/open", files=changed)
+    assert response.status_code == 400 and "Traceback" not in response.text

@@ -32,6 +32,7 @@ except ImportError:  # pragma: no cover - the message is tested through the CLI
 
 HERE = Path(__file__).parent
 MAX_POOL_BYTES = 200_000  # an uploaded card list: thousands of cards
+MAX_RECORD_BYTES = 2_000_000  # a game record: a few hundred moves
 CAMPAIGN_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SEATS = {
     "guesser": "red's guesser (the AI gives the clues)",
@@ -181,6 +182,21 @@ def create_app(records: Path) -> FastAPI:
             notes=game.notes,
             campaign_name=Path(plan.get("path", "")).stem,
         )
+
+    @app.post("/games/open")
+    def open_record(request: Request, record: Annotated[UploadFile, File()]):
+        try:
+            data = record.file.read(MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                raise CodebotsError("that file is too large to be a game record")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise CodebotsError("that file is not UTF-8 text, so not a game record") from None
+            game_id = games.adopt(text)
+        except CodebotsError as error:
+            return new_game_page(request, 400, f"{record.filename}: {error}")
+        return RedirectResponse(f"/games/{game_id}", status_code=303)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
     def table(request: Request, game_id: str):

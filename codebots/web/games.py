@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codebots.errors import CodebotsError
+from codebots.files import atomic_write_text
 from codebots.play import InputProblem, Session
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")
@@ -63,6 +64,31 @@ class Games:
             with self._lock:
                 self._games[game_id] = game
             play_ai(session)
+        return game_id
+
+    def adopt(self, text: str) -> str:
+        """A game record from elsewhere (``codebots play --save``), kept as one of this
+        server's games under its own id; returns the id. The record is checked move by move
+        first; one of the same id already here must be the same game."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            probe = Path(folder) / "game.jsonl"
+            probe.write_text(text, encoding="utf-8")
+            session = Session.load(probe)
+        game_id = session.game_id
+        if not GAME_ID.fullmatch(game_id):
+            raise CodebotsError(f"that record's game id '{game_id}' is not one this server uses")
+        path = self.path(game_id)
+        with self._lock:
+            if path.exists():
+                if path.read_text(encoding="utf-8") != text:
+                    raise CodebotsError(
+                        f"game {game_id} is already on this server (at another move): "
+                        f"continue it at /games/{game_id}"
+                    )
+            else:
+                atomic_write_text(path, text)
         return game_id
 
     def get(self, game_id: str) -> Game:
