@@ -168,6 +168,7 @@ def test_bad_input_is_a_4xx_page_with_one_line(client):
     moves = MOVES.search(page).group(1)
     response = client.post(f"/games/{game_id}/move", data={"moves": moves, "text": "zzzz"})
     assert response.status_code == 400 and 'role="alert"' in response.text
+    assert identities_shown(response.text) == {}  # a guesser's page, re-shown: no key
     word = clickable_words(page)[0]
     first = client.post(f"/games/{game_id}/move", data={"moves": moves, "card": word})
     assert first.status_code == 200  # redirected to the table
