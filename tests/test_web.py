@@ -352,3 +352,50 @@ def test_a_terminal_game_continues_in_the_browser(client, tmp_path):
     changed = {"record": ("other.jsonl", (text + "garbage\n").encode(), "application/jsonl")}
     response = client.post("/games/open", files=changed)
     assert response.status_code == 400 and "Traceback" not in response.text
+
+
+def _options(page: str, select_id: str) -> list[str]:
+    found = re.search(rf'<select name="\w+" id="{select_id}">(.*?)</select>', page, re.S)
+    return re.findall(r'<option value="([^"]+)"', found.group(1)) if found else []
+
+
+@pytest.mark.slow
+def test_the_bonus_buttons_touch_two_cards_and_mark_a_bystander(client, tmp_path):
+    game_id = start(client, variant="mission/hogwarts", seed="21")
+    for _ in range(60):  # to the person's first guess with the bonus in hand
+        page = client.get(f"/games/{game_id}").text
+        if 'id="touch-two"' in page or 'id="result"' in page:
+            break
+        moves = MOVES.search(page).group(1)
+        form = {"moves": moves, "card": "pass"} if 'id="pass"' in page else None
+        form = form or {"moves": moves, "text": f"quartz{moves} 1"}
+        client.post(f"/games/{game_id}/move", data=form)
+    squares = _options(page, "first")
+    form = {"moves": MOVES.search(page).group(1), "first": squares[0], "second": squares[1]}
+    assert (
+        client.post(f"/games/{game_id}/move", data=form, follow_redirects=False).status_code == 303
+    )
+    events = Session.load(tmp_path / "records" / f"web-{game_id}.jsonl").events
+    touched = [event for event in events if event["type"] == "guess" and "second" in event]
+    assert touched and touched[0]["by"] == "human"
+
+    game_id = start(client, variant="mission/hogsmeade", seed="22")
+    for _ in range(60):
+        page = client.get(f"/games/{game_id}").text
+        if 'id="mark-form"' in page and _options(page, "mark"):
+            break
+        moves = MOVES.search(page).group(1)
+        words = clickable_words(page)
+        form = {"moves": moves, "card": words[0]} if words else {"moves": moves, "card": "pass"}
+        client.post(f"/games/{game_id}/move", data=form)
+    square = _options(page, "mark")[0]
+    page = client.post(
+        f"/games/{game_id}/move", data={"moves": MOVES.search(page).group(1), "mark": square}
+    ).text
+    assert 'id="pending-mark"' in page
+    form = {"moves": MOVES.search(page).group(1), "text": "quartz 1"}
+    assert (
+        client.post(f"/games/{game_id}/move", data=form, follow_redirects=False).status_code == 303
+    )
+    events = Session.load(tmp_path / "records" / f"web-{game_id}.jsonl").events
+    assert any(event["type"] == "clue" and event.get("mark", -1) >= 0 for event in events)

@@ -236,8 +236,13 @@ def create_app(records: Path) -> FastAPI:
         moves: Annotated[int, Form()],
         text: Annotated[str, Form()] = "",
         card: Annotated[str, Form()] = "",
+        first: Annotated[str, Form()] = "",
+        second: Annotated[str, Form()] = "",
+        mark: Annotated[str, Form()] = "",
     ):
-        typed = card or text
+        # The bonus buttons post the terminal's inputs: "A1 + B2" (touch two), "mark C3".
+        typed = f"{first} + {second}" if first and second else f"mark {mark}" if mark else ""
+        typed = typed or card or text
         try:
             games.move(game_id, typed, moves)
         except InputProblem as problem:

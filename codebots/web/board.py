@@ -83,4 +83,10 @@ def summary(session) -> dict:
         "may_pass": session.may_pass(),
         "bonuses": session.bonuses_held(),
         "moves": len(session.events),
+        # Duet bonuses the person may use with a button now (RULES section 3.1).
+        "touch_two": bool(session.duet and move == "guess" and session.state.touch_two_left[0]),
+        "mark": bool(session.duet and move == "clue" and session.state.mark_left[0]),
+        "pending_mark": session.card_word(session.pending_mark)
+        if session.pending_mark >= 0
+        else "",
     }
