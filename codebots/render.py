@@ -122,13 +122,43 @@ def clue_history(events: list[dict]) -> str:
     clues = [e for e in events if e["type"] == "clue"]
     if not clues:
         return "no clues yet"
-    return "clues: " + ", ".join(f"{e['word']} {_number(e['number'])}" for e in clues[-8:])
+    return "clues: " + ", ".join(f"{e['word']} {number_text(e['number'])}" for e in clues[-8:])
 
 
-def _number(number: int) -> str:
+def number_text(number: int) -> str:
+    """A clue's number as shown: ``unlimited`` for -1."""
     return "unlimited" if number == -1 else str(number)
 
 
 def rank_cards(scores: np.ndarray, legal: np.ndarray, words: list[str], k: int = 3) -> list[str]:
     order = np.argsort(-np.where(legal, scores, -np.inf))
     return [words[i] for i in order[:k] if legal[i]]
+
+
+def describe_move(event: dict) -> str:
+    """One move of a game record in words (the terminal's line, the replay page's)."""
+    who = "You" if event.get("by") == "human" else "AI"
+    if event["type"] == "turn":
+        return "You let the AI act next" if event["next"] == "ai" else "You take the next clue"
+    if event["type"] == "note":  # nothing played yet (a mark waiting for the clue)
+        return event["word"]
+    if event["type"] == "clue":
+        number = number_text(event["number"])
+        note = " (invalid: penalty)" if not event.get("valid", True) else ""
+        if event["number"] == 0:
+            note += " (none of ours relate to this word: keep away from the cards it suggests)"
+        if "mark" in event:
+            note += f" (first marks {event.get('mark_word', 'a bystander')}: a token)"
+        if event.get("double"):  # two clues in one turn
+            given = " + ".join(f"{w.upper()} {number_text(n)}" for w, n in event["clues"])
+            return f"{who} clues: {given}{note}"
+        return f"{who} clue: {event['word'].upper()} {number}{note}"
+    result = f" -> {event['result']}" if event.get("result") else ""
+    verb = "guess" if event["type"] == "guess" else "cover"
+    note = f" ({event['note']})" if event.get("note") else ""
+    word = event["word"]
+    if "second_word" in event:  # the Hogwarts bonus: two cards, the better one counted
+        word = f"{word} + {event['second_word']}"
+        kept = event.get("counted", event["card"])
+        note += f" (counted: {event['second_word'] if kept == event['second'] else event['word']})"
+    return f"{who} {verb}: {word}{result}{note}"

@@ -362,15 +362,21 @@ class ForbidTable:
         rows = cards[games, slots]
         starts = self.indptr[rows]
         counts = self.indptr[rows + 1] - starts
-        total = int(counts.sum())
-        ends = np.cumsum(counts)
-        offsets = np.arange(total) - np.repeat(ends - counts - starts, counts)
-        indices = self.indices[offsets]
+        indices = self.indices[ranges(starts, counts)[1]]
         indptr = np.zeros(size + 1, dtype=np.int64)
         np.cumsum(
             np.bincount(games, weights=counts, minlength=size).astype(np.int64), out=indptr[1:]
         )
         return indptr, indices
+
+
+def ranges(starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every index of the ranges ``starts[r] .. starts[r] + counts[r]``, in order, with the
+    range ``r`` each came from: ``(owners, indices)`` (a CSR table's rows gathered)."""
+    ends = np.cumsum(counts)
+    total = int(ends[-1]) if len(ends) else 0
+    owners = np.repeat(np.arange(len(counts)), counts)
+    return owners, np.arange(total) - np.repeat(ends - counts - starts, counts)
 
 
 def checker_for(pool: tuple[str, ...], options: CheckOptions = CheckOptions()) -> ClueChecker:

@@ -63,14 +63,15 @@ def test_pair_tables_gather_the_z_table_values(block, monkeypatch):
     assert paired._pairs is not None and plain._pairs is None
     relation = relation_matrix(words, spymaster.vocabulary)
     for slots in (1, 4, 9):
-        expected = table.zsims[
-            cards_l[:, None, :, None], paired.candidates(cards_l, slots).reshape(64, slots, 1, -1)
-        ]
-        assert np.array_equal(plain.sims(0, cards_l, slots), expected)
-        assert np.array_equal(paired.sims(0, cards_l, slots), expected)
-        assert np.array_equal(
-            paired.related(relation, cards_l, slots), plain.related(relation, cards_l, slots)
-        )
+        targets = cards_l[:, :slots]
+        expected = table.zsims[cards_l[:, None, :, None], paired.neighbours[targets][:, :, None, :]]
+        assert np.array_equal(plain.sims(0, targets, cards_l), expected)
+        assert np.array_equal(paired.sims(0, targets, cards_l), expected)
+        # The lexicon's relation of target i to candidate (j, k), both ways.
+        related = relation[targets[:, None, :, None], paired.neighbours[targets][:, :, None, :]]
+        assert np.array_equal(paired.related(relation, targets), related)
+        assert np.array_equal(plain.related(relation, targets), related)
+    assert related.any()
 
 
 @pytest.mark.parametrize("variant_id", ["single-team-2019", "marvel-coop[experts]"])

@@ -138,8 +138,8 @@ def test_marking_a_bystander_in_hogsmeade(tmp_path):
 
 
 def test_touching_two_cards_in_hogwarts(tmp_path):
-    from codebots.commands.play import describe
     from codebots.play import Session
+    from codebots.render import describe_move as describe
 
     session = session_for(tmp_path, "mission/hogwarts")
     session.human_clue("pass")  # the AI gives the first clue, the person guesses it
@@ -175,8 +175,8 @@ def test_the_ai_partner_uses_the_hogwarts_bonus_at_the_terminal(tmp_path):
 
 
 def test_two_clues_in_one_turn(tmp_path):
-    from codebots.commands.play import describe
     from codebots.play import InputProblem, Session
+    from codebots.render import describe_move as describe
 
     session = session_for(tmp_path, "duet[double_clues=1]")
     assert "two clues in a turn 1" in session.bonuses_held()

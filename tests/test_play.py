@@ -105,7 +105,7 @@ def test_input_help_typos_and_invalid_clues():
 
 
 def test_an_ai_warning_clue_is_explained_to_the_person_and_survives_a_resume(tmp_path):
-    from codebots.commands.play import describe
+    from codebots.render import describe_move as describe
 
     variant = "single-team-2019"
     record = tmp_path / "g.jsonl"

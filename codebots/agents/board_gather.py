@@ -23,6 +23,8 @@ import functools
 
 import numpy as np
 
+from codebots.validity import ranges
+
 PAIR_TABLE_BYTES = 512 * 2**20  # all pair tables of one spymaster together
 PAIR_TABLE_MIN_GAMES = 256  # a batch this large repays the tables' build
 
@@ -33,10 +35,9 @@ class BoardGather:
 
     def __init__(self, neighbours: np.ndarray, zsims: list[np.ndarray]):
         self.neighbours = neighbours  # (P, K) int32
-        self.width = neighbours.shape[1]
+        self.pool, self.width = neighbours.shape
         self._zsims = zsims  # each (P, V) float32, clue-major in memory
-        pool = neighbours.shape[0]
-        self._fits = len(zsims) * pool * pool * self.width * 4 <= PAIR_TABLE_BYTES
+        self._fits = len(zsims) * self.pool**2 * self.width * 4 <= PAIR_TABLE_BYTES
         self._pairs: list[np.ndarray] | None = None  # each (P * P, K) float32
         self._related: tuple | None = None  # (relation matrix, (P * P, K) bool)
         self._forbidders: dict[int, tuple] = {}  # id(forbid table) -> (table, triples)
@@ -50,37 +51,27 @@ class BoardGather:
         """``(G, S * K)`` the candidate clue ids of the first ``slots`` board slots."""
         return self.neighbours[cards_l[:, :slots]].reshape(len(cards_l), -1)
 
-    def sims(self, model: int, cards_l: np.ndarray, slots: int) -> np.ndarray:
-        """``(G, S, 25, K)`` float32: model ``model``'s z of candidate ``(j, k)`` (neighbour
-        ``k`` of slot ``j``) for board card ``o`` at ``[g, j, o, k]`` (a new array)."""
-        pool = self.neighbours.shape[0]
+    def sims(self, model: int, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """``(G, S, R, K)`` float32 (a new array): model ``model``'s z of candidate
+        ``(j, k)``, neighbour ``k`` of card ``targets[g, j]``, for card ``board[g, o]``, at
+        ``[g, j, o, k]`` (``targets`` (G, S) and ``board`` (G, R) pool ids)."""
         if self._pairs is not None:
-            rows = cards_l[:, :slots, None] * pool + cards_l[:, None, :]  # (G, S, 25)
-            return self._pairs[model].take(rows, axis=0)
-        clues = self.candidates(cards_l, slots).reshape(len(cards_l), slots, 1, self.width)
-        flat = clues * pool + cards_l[:, None, :, None]  # (G, S, 25, K) into the (V, P) table
-        return self._zsims[model].T.ravel().take(flat)  # .T.ravel() is a view
+            return self._pairs[model].take(self._pair_rows(targets, board), axis=0)
+        flat = self.neighbours[targets][:, :, None, :] * self.pool + board[:, None, :, None]
+        return self._zsims[model].T.ravel().take(flat)  # into the (V, P) table; .T is a view
 
-    def card_sims(self, model: int, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """``(G, 25, K)`` float32: model ``model``'s z of card ``targets[g]``'s neighbour
-        ``k`` for board card ``board[g, o]``, at ``[g, o, k]``."""
-        pool = self.neighbours.shape[0]
-        if self._pairs is not None:
-            return self._pairs[model].take(targets[:, None] * pool + board, axis=0)
-        flat = self.neighbours[targets][:, None, :] * pool + board[:, :, None]
-        return self._zsims[model].T.ravel().take(flat)
-
-    def related(self, relation: np.ndarray, cards_l: np.ndarray, slots: int) -> np.ndarray:
-        """``(G, S, S, K)`` bool: ``relation`` (the lexicon's (P, V) matrix) relates target
-        slot ``i``'s card to candidate ``(j, k)``, at ``[g, j, i, k]``."""
-        pool = self.neighbours.shape[0]
+    def related(self, relation: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """``(G, S, S, K)`` bool: ``relation`` (the lexicon's (P, V) matrix) relates card
+        ``targets[g, i]`` to candidate ``(j, k)``, at ``[g, j, i, k]``."""
         if self._pairs is not None:
             if self._related is None or self._related[0] is not relation:
                 self._related = (relation, _pair_table(relation, self.neighbours))
-            rows = cards_l[:, :slots, None] * pool + cards_l[:, None, :slots]  # (G, S, S)
-            return self._related[1].take(rows, axis=0)
-        clues = self.candidates(cards_l, slots).reshape(len(cards_l), slots, 1, self.width)
-        return relation[cards_l[:, None, :slots, None], clues]
+            return self._related[1].take(self._pair_rows(targets, targets), axis=0)
+        return relation[targets[:, None, :, None], self.neighbours[targets][:, :, None, :]]
+
+    def _pair_rows(self, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """``(G, S, R)`` the pair tables' rows of (target, board card)."""
+        return targets[:, :, None] * self.pool + board[:, None, :]
 
     def forbidden(self, forbid, cards: np.ndarray, visible: np.ndarray, cards_l, slots: int):
         """``(G, S * K)`` bool: a visible card of board ``g`` forbids candidate ``(j, k)``
@@ -91,11 +82,12 @@ class BoardGather:
             entry = (forbid, _forbidding_triples(forbid, self.neighbours))
             self._forbidders[id(forbid)] = entry
         starts_of, neighbour, forbidder = entry[1]
-        size, pool = len(cards), self.neighbours.shape[0]
-        on_board = np.zeros((size, pool), dtype=bool)  # (G, P) the board's visible cards
+        size = len(cards)
+        on_board = np.zeros((size, self.pool), dtype=bool)  # (G, P) the board's visible cards
         games, positions = np.nonzero(visible)
         on_board[games, cards[games, positions]] = True
-        owners, entries = _expand(starts_of, cards_l[:, :slots].ravel())  # owner g * S + j
+        rows = cards_l[:, :slots].ravel()  # owner g * S + j
+        owners, entries = ranges(starts_of[rows], starts_of[rows + 1] - starts_of[rows])
         hit = on_board[owners // slots, forbidder[entries]]
         out = np.zeros(size * slots * self.width, dtype=bool)
         out[owners[hit] * self.width + neighbour[entries[hit]]] = True
@@ -125,29 +117,13 @@ def _forbidding_triples(forbid, neighbours: np.ndarray):
     clues = forbid.indices[: forbid.indptr[pool]]
     lows = np.searchsorted(ordered, clues, side="left")
     highs = np.searchsorted(ordered, clues, side="right")
-    pair_of, offsets = _expand(np.concatenate([[0], np.cumsum(highs - lows)]), None, lows)
+    pair_of, offsets = ranges(lows, highs - lows)
     slots = order[offsets]  # positions t * K + k in neighbours
     targets, ranks = np.divmod(slots, width)
     by_target = np.argsort(targets, kind="stable")
     starts = np.zeros(pool + 1, dtype=np.int64)
     np.cumsum(np.bincount(targets, minlength=pool), out=starts[1:])
     return starts, ranks[by_target], forbidders[pair_of][by_target]
-
-
-def _expand(starts: np.ndarray, rows: np.ndarray | None, base: np.ndarray | None = None):
-    """Enumerate CSR ranges: for each ``rows[r]`` (every row if ``None``), the entries
-    ``starts[row] .. starts[row + 1]``; returns ``(owner r of each entry, entry index)``.
-    With ``base``, entry ``i`` of row ``r`` is ``base[r] + i`` instead."""
-    if rows is None:
-        rows = np.arange(len(starts) - 1)
-    first = starts[rows]
-    counts = starts[rows + 1] - first
-    owners = np.repeat(np.arange(len(rows)), counts)
-    begin = first if base is None else base
-    ends = np.cumsum(counts)
-    total = int(ends[-1]) if len(ends) else 0
-    entries = np.arange(total) - np.repeat(ends - counts - begin, counts)
-    return owners, entries
 
 
 @functools.cache

@@ -114,7 +114,7 @@ class EmbeddingSpymaster:
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self._tables_for: tuple | None = None  # the pool of self._tables
-        self._board_gather: BoardGather | None = None  # for that pool
+        self._board_gathers: dict = {}  # for that pool, by candidates per card
         self.begin(0)
 
     @property
@@ -154,13 +154,20 @@ class EmbeddingSpymaster:
             self._index = {word: i for i, word in enumerate(self.vocabulary)}
         return self._index
 
-    def _gather(self, words: tuple[str, ...]) -> BoardGather:
-        """The board gathers of this spymaster's candidates on pool ``words``."""
+    def _gather(self, words: tuple[str, ...], every_candidate: bool = False) -> BoardGather:
+        """The board gathers of this spymaster's candidates on pool ``words``: the scoring's
+        ``candidates`` nearest per card, or (``every_candidate``, for the warnings) all of
+        the table's; one object when ``candidates`` is None."""
         tables = self.tables(words)
-        if self._board_gather is None:
-            neighbours = gather_neighbours(self, words)[:, : self.candidates]
-            self._board_gather = BoardGather(neighbours, [table.zsims for table in tables])
-        return self._board_gather
+        limit = None if every_candidate else self.candidates
+        if limit not in self._board_gathers:
+            if self.lexicon:
+                neighbours = related_neighbours(self.models[0], words, self.vocabulary)
+            else:
+                neighbours = tables[0].neighbours
+            zsims = [table.zsims for table in tables]
+            self._board_gathers[limit] = BoardGather(neighbours[:, :limit], zsims)
+        return self._board_gathers[limit]
 
     def tables(self, words: tuple[str, ...]):
         # Asked several times a turn with the same pool tuple: hashing it and the 50,000-word
@@ -168,7 +175,7 @@ class EmbeddingSpymaster:
         if words is not self._tables_for:
             self._tables = [model_tables(model, words, self.vocabulary) for model in self.models]
             self._tables_for = words
-            self._board_gather = None
+            self._board_gathers = {}
         return self._tables
 
     def _learned(self, words: tuple[str, ...], cards: np.ndarray, clues: np.ndarray):
@@ -214,8 +221,9 @@ class EmbeddingSpymaster:
     def _score(self, view: SpymasterView, games: np.ndarray):
         """Scores of every (number, candidate clue) for the games in ``games``.
 
-        Returns ``(score (G, 9, C), feasible-or-fallback scores, candidates (G, C),
-        layout (G, 25), targets_l (G, 9), margins (G, 9, C))``.
+        Returns ``(score (G, S, C), feasible-or-fallback scores, candidates (G, C),
+        layout (G, 25), targets_l (G, 9), margins (G, S, C), fell_back (G,))``: numbers 1..S,
+        S the block's most targets left (a larger number has no n-th target: no clue).
         """
         tables = self.tables(view.words)
         main = tables[0]
@@ -257,7 +265,7 @@ class EmbeddingSpymaster:
         target_add = None
         if self.lexicon:  # only targets the lexicon relates to the clue may be intended
             relation = relation_matrix(view.words, self.vocabulary)
-            aimable = aimable & gather.related(relation, cards_l, slots)  # (G, S, S, K)
+            aimable = aimable & gather.related(relation, cards_l[:, :slots])  # (G, S, S, K)
             target_add = _penalty(per_card(targets_l[:, :slots]))
         aim_add = _penalty(aimable)
         # Slots before the block's fewest targets hold targets in every game: no threat there.
@@ -269,7 +277,7 @@ class EmbeddingSpymaster:
         learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
         margins = floors = plain = None
         for model in range(len(tables)):
-            sims = gather.sims(model, cards_l, slots)  # (G, S, 25, K)
+            sims = gather.sims(model, cards_l[:, :slots], cards_l)  # (G, S, 25, K)
             if learned is not None:
                 sims += learned.reshape(size, 25, slots, width).transpose(0, 2, 1, 3)
             ranked = descending(sims[:, :, :slots] + aim_add, axis=2)  # S x (G, S, K)
@@ -322,9 +330,6 @@ class EmbeddingSpymaster:
                 valid_ok[rows] & np.isfinite(plain[rows]),
             )
             score[rows, 0, :] = np.where(relaxed, plain[rows], -np.inf)
-        # Pad to the 9 numbers: t_n = -inf past the slots (margin -inf - threat).
-        score = _numbers(score, -np.inf)  # (G, 9, C)
-        margins = _numbers(margins, (-np.inf - threat).reshape(size, 1, -1))
         return score, candidates, layout, targets_l, cards_l, margins, fell_back
 
     def _deadly(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
@@ -444,10 +449,7 @@ class EmbeddingSpymaster:
         main = tables[0]
         rows = np.arange(len(games))
         board, visible = view.cards[games], view.visible[games]  # (G, 25)
-        # The card's candidates: the scoring's own (K of them), else the full table's.
-        gather = self._gather(view.words)
-        if self.candidates is not None:
-            gather = BoardGather(gather_neighbours(self, view.words), gather._zsims)
+        gather = self._gather(view.words, every_candidate=True)
         targets = board[rows, cards]  # (G,) pool ids
         words = gather.neighbours[targets]  # (G, K)
         forbid = forbid_for(view.variant, main)
@@ -461,7 +463,7 @@ class EmbeddingSpymaster:
         rival_add = _penalty(others)[:, :, None]  # (G, 25, 1)
         margin = np.full(words.shape, np.inf, dtype=np.float32)  # (G, K)
         for model in range(len(tables)):
-            sims = gather.card_sims(model, targets, board)  # (G, 25, K)
+            sims = gather.sims(model, targets[:, None], board)[:, 0]  # (G, 25, K)
             rival = (sims + rival_add).max(axis=1)
             margin = np.minimum(margin, sims[rows, cards] - rival)
         best = np.where(ok, margin, -np.inf).argmax(axis=1)
@@ -562,24 +564,6 @@ class EmbeddingSpymaster:
         danger = np.where(coverable, danger, -np.inf)
         choice = danger.argmax(axis=1)
         return np.where(coverable.any(axis=1), choice, -1)
-
-
-def gather_neighbours(spymaster: EmbeddingSpymaster, words: tuple[str, ...]) -> np.ndarray:
-    """``(P, K)`` a spymaster's candidate clues per card on pool ``words``: the lexicon's
-    related words first for a lexicon spymaster, else its first model's nearest."""
-    if spymaster.lexicon:
-        return related_neighbours(spymaster.models[0], words, spymaster.vocabulary)
-    return spymaster.tables(words)[0].neighbours
-
-
-def _numbers(per_number: np.ndarray, beyond) -> np.ndarray:
-    """``(G, S', C)`` values for numbers 1..S' padded to ``(G, 9, C)`` with ``beyond`` (a
-    scalar or ``(G, 1, C)``)."""
-    size, known = per_number.shape[:2]
-    out = np.empty((size, MAX_TARGETS) + per_number.shape[2:], dtype=per_number.dtype)
-    out[:, :known] = per_number
-    out[:, known:] = beyond
-    return out
 
 
 def _penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:

@@ -113,6 +113,7 @@ def play(
     from rich.console import Console
 
     from codebots.play import InputProblem
+    from codebots.render import describe_move
 
     console = Console(highlight=False)
     given = {
@@ -142,7 +143,7 @@ def play(
             before = session.greens_left()
             if move is None:
                 event = session.ai_move()
-                say(describe(event), session, before)
+                say(describe_move(event), session, before)
                 continue
             show(console, session)
             prompt = PROMPTS[move] + (" (or 'pass')" if session.may_pass() else "")
@@ -164,7 +165,7 @@ def play(
             except InputProblem as problem:
                 typer.echo(f"! {problem}")
                 continue
-            say(describe(event), session, before)
+            say(describe_move(event), session, before)
     except KeyboardInterrupt:  # every move made is already in the record
         typer.echo(f"\ninterrupted: {saved_line(session)}", err=True)
         raise typer.Exit(INTERRUPTED) from None
@@ -308,38 +309,6 @@ def say(line: str, session, before: tuple[int, int]) -> None:
     typer.echo(line)
     for announcement in session.announcements(before):
         typer.echo(f"* {announcement}")
-
-
-def _count(number: int) -> str:
-    return "unlimited" if number == -1 else str(number)
-
-
-def describe(event: dict) -> str:
-    who = "You" if event.get("by") == "human" else "AI"
-    if event["type"] == "turn":
-        return "You let the AI act next" if event["next"] == "ai" else "You take the next clue"
-    if event["type"] == "note":  # nothing played yet (a mark waiting for the clue)
-        return event["word"]
-    if event["type"] == "clue":
-        number = "unlimited" if event["number"] == -1 else event["number"]
-        note = " (invalid: penalty)" if not event.get("valid", True) else ""
-        if number == 0:
-            note += " (none of ours relate to this word: keep away from the cards it suggests)"
-        if "mark" in event:
-            note += f" (first marks {event.get('mark_word', 'a bystander')}: a token)"
-        if event.get("double"):  # two clues in one turn
-            given = " + ".join(f"{w.upper()} {_count(n)}" for w, n in event["clues"])
-            return f"{who} clues: {given}{note}"
-        return f"{who} clue: {event['word'].upper()} {number}{note}"
-    result = f" -> {event['result']}" if event.get("result") else ""
-    verb = "guess" if event["type"] == "guess" else "cover"
-    note = f" ({event['note']})" if event.get("note") else ""
-    word = event["word"]
-    if "second_word" in event:  # the Hogwarts bonus: two cards, the better one counted
-        word = f"{word} + {event['second_word']}"
-        kept = event.get("counted", event["card"])
-        note += f" (counted: {event['second_word'] if kept == event['second'] else event['word']})"
-    return f"{who} {verb}: {word}{result}{note}"
 
 
 def show(console, session, reveal: bool = False) -> None:

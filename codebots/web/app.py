@@ -16,6 +16,7 @@ from typing import Annotated
 from codebots.errors import CodebotsError
 from codebots.files import atomic_write_bytes
 from codebots.play import InputProblem
+from codebots.render import describe_move
 from codebots.web import board
 from codebots.web.games import Games, OutOfTurn, UnknownGame
 
@@ -51,7 +52,7 @@ def create_app(records: Path) -> FastAPI:
     """The app, its games' records kept in folder ``records``."""
     from codebots.agents import GUESSERS, SPYMASTERS
     from codebots.missions import REWARDS
-    from codebots.play import DEFAULT_AI, new_seed
+    from codebots.play import DEFAULT_AI
     from codebots.variants import get_variant, list_variants
     from codebots.vocab import WORDLIST_DIR, load_pool
 
@@ -85,11 +86,7 @@ def create_app(records: Path) -> FastAPI:
         game's record names a file that stays); "" without one."""
         if upload is None or not upload.filename:
             return ""
-        data = upload.file.read(MAX_POOL_BYTES + 1)
-        if len(data) > MAX_POOL_BYTES:
-            raise CodebotsError(
-                f"the card list is over {MAX_POOL_BYTES // 1000} kB; one card a line"
-            )
+        data = read_upload(upload, MAX_POOL_BYTES, "a card list")
         folder = games.folder / "pools"
         folder.mkdir(exist_ok=True)
         path = folder / f"{hashlib.sha256(data).hexdigest()[:16]}.txt"
@@ -138,9 +135,7 @@ def create_app(records: Path) -> FastAPI:
             spec = get_variant(variant)
             if role not in SEATS:
                 raise CodebotsError(f"unknown seat '{role}'; choose one of {', '.join(SEATS)}")
-            if seed.strip() and not seed.strip().isdigit():
-                raise CodebotsError(f"the seed must be a whole number 0 or more, not '{seed}'")
-            number = int(seed) if seed.strip() else new_seed()
+            number = board_seed(seed)
             game_id = games.create(
                 variant=variant,
                 seed=number,
@@ -186,9 +181,7 @@ def create_app(records: Path) -> FastAPI:
     @app.post("/games/open")
     def open_record(request: Request, record: Annotated[UploadFile, File()]):
         try:
-            data = record.file.read(MAX_RECORD_BYTES + 1)
-            if len(data) > MAX_RECORD_BYTES:
-                raise CodebotsError("that file is too large to be a game record")
+            data = read_upload(record, MAX_RECORD_BYTES, "a game record")
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -304,11 +297,8 @@ def create_app(records: Path) -> FastAPI:
             path = campaign_path(name)
             progress = CampaignProgress.load(path)
             progress.choose_expert(bool(expert))
-            if seed.strip() and not seed.strip().isdigit():
-                raise CodebotsError(f"the seed must be a whole number 0 or more, not '{seed}'")
-            number = int(seed) if seed.strip() else new_seed()
-            chosen = bool(seed.strip())
-            _, variant, plan = plan_game(progress, mission, bonuses, number, chosen)
+            number = board_seed(seed)
+            _, variant, plan = plan_game(progress, mission, bonuses, number, bool(seed.strip()))
             game_id = games.create(
                 variant=variant,
                 seed=number,
@@ -324,16 +314,23 @@ def create_app(records: Path) -> FastAPI:
     return app
 
 
-def describe_move(event: dict) -> str:
-    """One recorded move in words, for the replay page."""
-    who = "you" if event.get("by") == "human" else "the AI"
-    if event["type"] == "clue":
-        number = "unlimited" if event["number"] == -1 else event["number"]
-        return f"{who} gave {event['word'].upper()} {number}"
-    if event["type"] == "turn":
-        return f"{who} chose who acts next: {event['word']}"
-    verb = {"guess": "touched", "cover": "covered"}[event["type"]]
-    return f"{who} {verb} {event['word']}" + (f": {event['result']}" if event.get("result") else "")
+def board_seed(text: str) -> int:
+    """The seed typed on a page, or a fresh one when it was left empty."""
+    from codebots.play import new_seed
+
+    if not text.strip():
+        return new_seed()
+    if not text.strip().isdigit():
+        raise CodebotsError(f"the seed must be a whole number 0 or more, not '{text}'")
+    return int(text)
+
+
+def read_upload(upload, limit: int, what: str) -> bytes:
+    """An uploaded file's bytes, refused past ``limit`` bytes (``what`` it should be)."""
+    data = upload.file.read(limit + 1)
+    if len(data) > limit:
+        raise CodebotsError(f"that file is over {limit // 1000} kB, too large for {what}")
+    return data
 
 
 def with_options(variant: str, options: str, pool: str, uploaded: str) -> str:

@@ -9,7 +9,7 @@ of the record but never of a page before the game ends.
 from __future__ import annotations
 
 from codebots.engine import DuetState
-from codebots.render import DUET_NAMES, TEAM_NAMES, clue_history, coordinate, shows_key, status_line
+from codebots.render import DUET_NAMES, TEAM_NAMES, coordinate, number_text, shows_key, status_line
 
 
 def cards(session, reveal: bool = False, key_side: int = 0) -> list[dict]:
@@ -52,9 +52,8 @@ def clues(session) -> list[dict]:
     history = []
     for event in session.events:
         if event["type"] == "clue":
-            number = "unlimited" if event["number"] == -1 else str(event["number"])
             by = "you" if event["by"] == "human" else "AI"
-            valid = event.get("valid", True)
+            number, valid = number_text(event["number"]), event.get("valid", True)
             history.append({"by": by, "word": event["word"], "number": number, "valid": valid})
             history[-1]["guesses"] = []
         elif event["type"] == "guess" and history:
@@ -70,13 +69,11 @@ def summary(session) -> dict:
     done = move == "done"
     current = ""
     if session.clue_word and not done:
-        number = "unlimited" if session.clue_number == -1 else session.clue_number
-        current = f"{session.clue_word.upper()} {number}"
+        current = f"{session.clue_word.upper()} {number_text(session.clue_number)}"
     return {
         "move": move,
         "done": done,
         "status": status_line(session.state),
-        "history_line": clue_history(session.events),
         "current_clue": current,
         "result": session.result_text() if done else "",
         "explanations": session.explanations() if done else [],
