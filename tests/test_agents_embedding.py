@@ -276,6 +276,47 @@ def test_marvel_cover_policy_takes_the_most_dangerous_agent():
     assert picks == {3, 4, 5}
 
 
+def test_lookahead_cover_removes_the_agent_that_blocks_the_next_clue():
+    # The players (OTHER) hold PIANO and GUITAR; of the virtual team's agents (OWN) VIOLIN
+    # stands between them and a music clue, BANK and TRAIN do not.
+    identity = [OTHER, OTHER, BYSTANDER, OWN, OWN, OWN] + [BYSTANDER] * 6
+    cards = ["PIANO", "GUITAR", "SNOW", "VIOLIN", "BANK", "TRAIN"] + CARDS[:6]
+    view = replace(board_view(cards, identity), variant=get_variant("marvel-coop"))
+    spymaster = EmbeddingSpymaster(("glove",), cover_policy="lookahead")
+    assert spymaster.covers(view, np.random.default_rng(0))[0] == 3
+
+
+@pytest.mark.slow
+def test_lookahead_covers_match_one_game_at_a_time_scoring():
+    """On real Marvel games, each batched lookahead cover is the coverable agent whose
+    removal gives the best next clue, scored one game and one card at a time."""
+    spymaster = EmbeddingSpymaster(("glove",), cover_policy="lookahead")
+    batched = spymaster.covers
+    checked = []
+
+    def covers(view, rng):
+        choice = batched(view, rng)
+        for game in np.flatnonzero(view.active)[:6]:
+            coverable = np.flatnonzero((view.identity[game] == OWN) & ~view.covered[game])
+            players = np.select(
+                [view.identity == OWN, view.identity == OTHER], [OTHER, OWN], view.identity
+            ).astype(view.identity.dtype)
+            scores = []
+            for card in coverable:
+                covered, visible = view.covered.copy(), view.visible.copy()
+                covered[game, card], visible[game, card] = True, False
+                after = replace(view, identity=players, covered=covered, visible=visible)
+                scores.append(spymaster._best_score(after, np.array([game]))[0])
+            assert choice[game] in coverable
+            assert scores[list(coverable).index(choice[game])] == max(scores)
+            checked.append(game)
+        return choice
+
+    spymaster.covers = covers
+    records = play("marvel-coop", spymaster, make_agent("guesser", "glove"), range(40))
+    assert len(checked) >= 40 and records["won"].mean() >= 0.9
+
+
 def guesser_view(
     cards, clue, number, made=0, legal=None, known_wrong=(), revealed=None, new=None, own=None
 ):

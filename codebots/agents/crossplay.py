@@ -74,8 +74,9 @@ CAREFUL_CLUES = {
 # WordNet is in the committee.
 SINGLE_TEAM = CAREFUL_CLUES
 # Duet, Marvel co-op and classic, where every clue costs time: the committee's worst margin
-# alone (a far assassin costs more turns than it saves there).
-TIMED: dict = {}
+# alone (a far assassin costs more turns than it saves there); in Marvel co-op the virtual
+# team's agent covered is the one whose removal makes the next clue best.
+TIMED: dict = {"cover_policy": "lookahead"}
 
 
 class CrossplaySpymaster:

@@ -38,6 +38,7 @@ import numpy as np
 from codebots.agents.base import Clues
 from codebots.agents.baselines import random_covers
 from codebots.agents.board_gather import BoardGather, descending
+from codebots.agents.covers import check_policy, danger_covers, lookahead_covers
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
@@ -49,7 +50,6 @@ from codebots.agents.tables import (
 )
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
 from codebots.engine.constants import UNLIMITED
-from codebots.errors import CodebotsError
 from codebots.lexicon import relation_matrix
 from codebots.minds import model_minds
 
@@ -74,7 +74,7 @@ class EmbeddingSpymaster:
         dictionary_only: bool = True,
         max_danger: tuple[float, float] = (np.inf, np.inf),  # z cap: other team, assassin
         candidates: int | None = None,  # nearest clue words per target (None: all in table)
-        cover_policy: str = "danger",  # Marvel virtual turn: "danger" or "random"
+        cover_policy: str = "danger",  # Marvel virtual turn (codebots.agents.covers)
         lexicon: bool = False,  # intend only targets WordNet relates to the clue
         assassin_below: int = 0,  # other non-targets that must be nearer the clue
         expert_clues: bool = True,  # 0 / unlimited clues where the variant allows them
@@ -101,9 +101,7 @@ class EmbeddingSpymaster:
         self.dictionary_only = dictionary_only
         self.max_danger = max_danger
         self.candidates = candidates
-        if cover_policy not in ("danger", "random"):
-            raise CodebotsError(f"cover_policy must be 'danger' or 'random', not '{cover_policy}'")
-        self.cover_policy = cover_policy
+        self.cover_policy = check_policy(cover_policy)
         self.lexicon = lexicon
         self.assassin_below = assassin_below
         self.expert_clues = expert_clues
@@ -552,18 +550,19 @@ class EmbeddingSpymaster:
         return agreeing
 
     def covers(self, view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
-        """Cover the covering team's agent most similar to the other side's remaining
-        agents: the card most likely to be mistaken for one of ours (Marvel virtual turn)."""
+        """The virtual team's agent to cover (Marvel co-op), by ``cover_policy``
+        (:mod:`codebots.agents.covers`)."""
         if self.cover_policy == "random":
             return random_covers(view, rng)
-        main = self.tables(view.words)[0]
-        coverable = (view.identity == OWN) & ~view.covered  # (B, 25) blue agents
-        ours = (view.identity == OTHER) & ~view.covered  # (B, 25) the players' agents
-        pair = main.card_sims[view.cards[:, :, None], view.cards[:, None, :]]  # (B, 25, 25)
-        danger = np.where(ours[:, None, :], pair, -np.inf).max(axis=2)
-        danger = np.where(coverable, danger, -np.inf)
-        choice = danger.argmax(axis=1)
-        return np.where(coverable.any(axis=1), choice, -1)
+        danger = danger_covers(view, self.tables(view.words)[0].card_sims)
+        if self.cover_policy == "danger":
+            return danger
+        return lookahead_covers(view, self._best_score, danger)
+
+    def _best_score(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
+        """``(G,)`` the score of the best clue of each game in ``games``."""
+        score = self._score(view, games)[0]
+        return score.reshape(len(games), -1).max(axis=1)
 
 
 def _penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:
