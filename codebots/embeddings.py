@@ -38,6 +38,10 @@ from codebots.morphology import compound_parts, words_of
 from codebots.word_vectors import WordVectors, normalize
 
 SENTENCE_BATCH = 512
+# How sentence models encode (part of every cache key of their encodings and tables): a
+# list as one job, a loose word alone; never a word's vector from another list's batch,
+# which would make results depend on which agent encoded first (codebots.word_store).
+SENTENCE_ENCODING = "lists whole, loose words alone"
 # Sentence models by spec: where their files are (codebots.model_files; nothing downloads).
 SENTENCE_MODELS = {"minilm": model_files.minilm_path, "mpnet": model_files.mpnet_path}
 
@@ -58,6 +62,11 @@ class Embedding:
     def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
         """``(n, dim)`` unit vectors of board cards (multi-word rule in the module doc)."""
         raise NotImplementedError
+
+    def embed_vocabulary(self, words: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` unit vectors of a whole word list (a clue vocabulary): the same as
+        :meth:`embed_words`, except that a sentence model encodes the list as one job."""
+        return self.embed_words(words)
 
     def missing(self, words: Sequence[str]) -> list[str]:
         return [word for word in words if not self.has(word)]
@@ -121,7 +130,8 @@ class SentenceEmbedding(Embedding):
         self.name = name
         self.model_path = model_path
         self._model = None
-        self._memory: dict[str, np.ndarray] = {}
+        self._lists: dict[tuple[str, ...], np.ndarray] = {}  # the lists encoded so far
+        self._store = None  # the loose words' vectors, each encoded alone (on first use)
 
     @functools.cached_property
     def dim(self) -> int:
@@ -155,12 +165,12 @@ class SentenceEmbedding(Embedding):
     def has(self, word: str) -> bool:
         return True
 
-    def _encode(self, texts: Sequence[str]) -> np.ndarray:
-        new = [t for t in dict.fromkeys(texts) if t not in self._memory]
-        if new:
-            vectors = self._encode_cached(tuple(new))
-            self._memory.update(zip(new, vectors))
-        return np.stack([self._memory[t] for t in texts]) if texts else np.zeros((0, self.dim))
+    def _encode_list(self, texts: tuple[str, ...]) -> np.ndarray:
+        """``(n, dim)`` a whole list (a vocabulary, a pool's cards) encoded as one job, in
+        batches of its own: its vectors depend on the list alone (cached on disk)."""
+        if texts not in self._lists:
+            self._lists[texts] = self._encode_cached(texts)
+        return self._lists[texts]
 
     def _encode_cached(self, texts: tuple[str, ...]) -> np.ndarray:
         def encode() -> dict[str, np.ndarray]:
@@ -180,18 +190,32 @@ class SentenceEmbedding(Embedding):
 
         return cached(
             "encode",
-            (self.name, texts),
+            (self.name, SENTENCE_ENCODING, texts),
             f"{self.name} encodings of {len(texts)} texts",
             encode,
             store=len(texts) >= 1000,  # worth keeping: vocabularies and pools
             tag=self.name,
         )["vectors"]
 
+    def _encode_alone(self, words: list[str]) -> np.ndarray:
+        """``(n, dim)`` each word encoded by itself (a batch of one: no padding)."""
+        return normalize(self.model.encode(words, batch_size=1, convert_to_numpy=True))
+
     def embed_words(self, words: Sequence[str]) -> np.ndarray:
-        return self._encode(list(words))
+        """Loose words (a partner's clue, a compound's parts), each encoded alone and kept
+        (:mod:`codebots.word_store`): a word's vector never depends on what else came with it."""
+        if self._store is None:
+            from codebots.word_store import WordStore
+
+            key = (self.name, SENTENCE_ENCODING)
+            self._store = WordStore(self.name, key, self.dim, self._encode_alone)
+        return self._store.get(list(words))
+
+    def embed_vocabulary(self, words: Sequence[str]) -> np.ndarray:
+        return self._encode_list(tuple(words))
 
     def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
-        return self._encode([" ".join(words_of(card)) for card in cards])
+        return self._encode_list(tuple(" ".join(words_of(card)) for card in cards))
 
 
 class CombinedEmbedding(Embedding):
@@ -213,6 +237,9 @@ class CombinedEmbedding(Embedding):
 
     def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
         return self._join([part.embed_cards(cards) for part in self.parts])
+
+    def embed_vocabulary(self, words: Sequence[str]) -> np.ndarray:
+        return self._join([part.embed_vocabulary(words) for part in self.parts])
 
 
 @functools.cache
@@ -282,6 +309,8 @@ def model_fingerprint(spec: str) -> tuple:
             from codebots.gloss_vectors import fingerprint
 
             parts.append((part, fingerprint()))
+        elif part in SENTENCE_MODELS:
+            parts.append((part, SENTENCE_ENCODING))
         else:
             parts.append((part,))
     return tuple(parts)

@@ -95,6 +95,36 @@ def test_minilm_runs_offline_from_the_packaged_model(monkeypatch):
     assert cards.shape == (2, 384)
 
 
+def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_path, monkeypatch):
+    """Results must not depend on which agent encoded a word first. A padded batch rounds a
+    word's vector differently (~1e-7) from the word alone, so a loose word is encoded alone
+    and kept in the word store (read back by a new process), and a vocabulary is encoded as
+    its own list, never from vectors another list's batches made."""
+    pytest.importorskip("sentence_transformers")
+    from codebots import files
+    from codebots.embeddings import SentenceEmbedding
+    from codebots.model_files import minilm_path
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    words = ["ocean", "seahorse", "cat", "xylophonist", "sea", "wind"]
+    crowd = [f"{word}s" for word in words] + ["a", "internationalization", "dog", "quay"]
+    first = SentenceEmbedding("minilm", minilm_path())
+    alone = np.stack([first._encode_alone([word])[0] for word in words])
+    padded = first.model.encode(crowd + words, batch_size=64, convert_to_numpy=True)
+    padded /= np.linalg.norm(padded, axis=1, keepdims=True)
+    assert not np.array_equal(padded[len(crowd) :], alone)  # why the store exists
+    assert np.array_equal(first.embed_words(crowd[:3] + words)[3:], alone)
+    assert np.array_equal(first.embed_words(words[::-1])[::-1], alone)
+    assert len(list(tmp_path.glob("words-minilm-*.npz"))) == 1
+    again = SentenceEmbedding("minilm", minilm_path())  # another process: read, not encoded
+    monkeypatch.setattr(again, "_encode_alone", lambda new: pytest.fail(f"encoded {new}"))
+    assert np.array_equal(again.embed_words(words), alone)
+    # A list is one job whatever was encoded before it in the process.
+    vocabulary = tuple(crowd + words)
+    fresh = SentenceEmbedding("minilm", minilm_path())
+    assert np.array_equal(first.embed_vocabulary(vocabulary), fresh.embed_vocabulary(vocabulary))
+
+
 def test_combined_cosine_is_the_mean_of_the_models():
     pytest.importorskip("sentence_transformers")
     glove, minilm = load_embedding("glove"), load_embedding("minilm")

@@ -117,7 +117,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     clue_vectors = arrays.get("clue_vectors")
     if clue_vectors is None:  # a sentence model's: from its cached encodings
         embedding = load_embedding(model)
-        clue_vectors = unit_rows(embedding.embed_words(vocabulary) - arrays["centre"])
+        clue_vectors = unit_rows(embedding.embed_vocabulary(vocabulary) - arrays["centre"])
     card_vectors = arrays["card_vectors"]
     # Stored as float16 (half the disk; 1e-3 precision is plenty), and rounded the same way
     # when not stored (ad-hoc boards of the clue command), so results never depend on it.
@@ -152,7 +152,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
 def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str, np.ndarray]:
     """The arrays of :func:`model_tables` built from the model itself."""
     embedding = load_embedding(model)
-    clue_vectors = embedding.embed_words(vocabulary)
+    clue_vectors = embedding.embed_vocabulary(vocabulary)
     # Centre both on the mean clue vector: every word vector shares a common direction, and
     # without it cards that lean that way are near every clue. Both agents of a model use
     # the same centred vectors (docs/agents.md has the measurements).
