@@ -7,11 +7,16 @@ few words an agent meets outside its list (a partner's clue, a compound's parts)
 one at a time, so that their vectors never depend on what else was being encoded, nor on
 which agent asked first. Alone, a word costs 10-45 ms, so those vectors are kept here, one
 file per model (``<cache>/words-<model>-<digest>.npz``), merged under a lock and written
-atomically; a damaged file is ignored (one line on stderr) and rebuilt as words come.
+atomically, at most every :data:`SAVE_SECONDS` while new words come and when the process
+ends normally (a worker process ends without exit handlers, so a process loses at most its
+last seconds' words: they are encoded again, identically, when next asked for); a damaged
+file is ignored (one line on stderr) and rebuilt as words come.
 """
 
 from __future__ import annotations
 
+import atexit
+import time
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +26,8 @@ import numpy as np
 from codebots import files
 from codebots.cache import key_digest
 from codebots.errors import note
+
+SAVE_SECONDS = 10.0  # the file is rewritten whole: not at every clue of a batch
 
 
 class WordStore:
@@ -32,6 +39,9 @@ class WordStore:
         self.encode = encode
         self.path = files.CACHE_DIR / f"words-{name}-{key_digest(key)[:20]}.npz"
         self.vectors: dict[str, np.ndarray] | None = None  # loaded on first use
+        self._unsaved: list[str] = []
+        self._saved_at = time.monotonic()
+        atexit.register(self.save)
 
     def get(self, words: Sequence[str]) -> np.ndarray:
         """``(n, dim)`` the vectors of ``words``, encoding (and keeping) the new ones."""
@@ -40,13 +50,21 @@ class WordStore:
         new = [word for word in dict.fromkeys(words) if word not in self.vectors]
         if new:
             self.vectors.update(zip(new, self.encode(new)))
-            self._save(new)
+            self._unsaved.extend(new)
+            if time.monotonic() - self._saved_at >= SAVE_SECONDS:
+                self.save()
         if not len(words):
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self.vectors[word] for word in words])
 
-    def _save(self, new: list[str]) -> None:
-        with files.build_lock(self.path):  # another process may have added words meanwhile
+    def save(self) -> None:
+        """Write the words encoded since the last save (merged with what other processes
+        wrote meanwhile)."""
+        if not self._unsaved:
+            return
+        new, self._unsaved = self._unsaved, []
+        self._saved_at = time.monotonic()
+        with files.build_lock(self.path):
             merged = self._read(self.path, quiet=True)
             merged.update((word, self.vectors[word]) for word in new)
             words = sorted(merged)

@@ -115,6 +115,7 @@ def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_pa
     assert not np.array_equal(padded[len(crowd) :], alone)  # why the store exists
     assert np.array_equal(first.embed_words(crowd[:3] + words)[3:], alone)
     assert np.array_equal(first.embed_words(words[::-1])[::-1], alone)
+    first._store.save()  # at exit, or while words come at most every SAVE_SECONDS
     assert len(list(tmp_path.glob("words-minilm-*.npz"))) == 1
     again = SentenceEmbedding("minilm", minilm_path())  # another process: read, not encoded
     monkeypatch.setattr(again, "_encode_alone", lambda new: pytest.fail(f"encoded {new}"))
