@@ -99,11 +99,13 @@ class EmbeddingGuesser:
 
     def begin(self, size: int) -> None:
         """Forget every game: a new batch of ``size`` games starts."""
-        self._vectors: np.ndarray | None = None  # (B, MEMORY, d) clue vectors
         # Each remembered clue's similarity to its game's cards, computed once (a game's
-        # cards and a stored clue never change): (B, MEMORY, 25); zero until computed.
+        # cards and a stored clue never change): (B, MEMORY, 25); zero until computed. The
+        # clue vectors wait in ``_pending`` (rows, slots, (N, d) vectors) until the next
+        # guesses() call has the cards: a (B, MEMORY, d) store of them took 670 MB for a
+        # batch of 4,096 games of the 1,252-dimensional cross-play guesser.
         self._memory_sims = np.zeros((size, MEMORY, 25), dtype=np.float32)
-        self._memory_known = np.zeros((size, MEMORY), dtype=bool)
+        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
         self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
         self._zero = np.zeros((size, MEMORY), dtype=bool)  # a "0" clue: a warning
@@ -171,7 +173,6 @@ class EmbeddingGuesser:
         size = len(view.active)
         if len(self._count) != size:
             self.begin(size)
-        self._allocate(clue.shape[1])
         rows = np.arange(size)
         # What the last guess turned out to be: a found card counts for its clue.
         judged = (self._last_card >= 0) & view.active
@@ -188,28 +189,24 @@ class EmbeddingGuesser:
         zero = view.clue_number[new] == 0
         self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero)
 
-    def _memory(self, cards: np.ndarray, stored: np.ndarray) -> np.ndarray:
-        """``(B, used, 25)`` the similarity of each remembered clue to its game's cards
-        (``cards`` (B, 25, d); ``stored`` (B, used): the slots holding a clue)."""
-        used = stored.shape[1]
-        games, slots = np.nonzero(stored & ~self._memory_known[:, :used])
-        if len(games):  # the same sums as one einsum over every slot (its kernel is per row)
-            vectors = self._vectors[games, slots]  # (N, d)
+    def _memory(self, cards: np.ndarray, used: int) -> np.ndarray:
+        """``(B, used, 25)`` the similarity of each remembered clue (slots ``0 .. used - 1``)
+        to its game's cards (``cards`` (B, 25, d)); the clues stored since the last call
+        are computed now."""
+        if self._pending:
+            games = np.concatenate([rows for rows, _, _ in self._pending])
+            slots = np.concatenate([slots for _, slots, _ in self._pending])
+            vectors = np.concatenate([vectors for _, _, vectors in self._pending])  # (N, d)
+            self._pending = []
+            # The same sums as one einsum over every slot: its kernel works row by row.
             self._memory_sims[games, slots] = np.einsum("nkd,nd->nk", cards[games], vectors)
-            self._memory_known[games, slots] = True
         return self._memory_sims[:, :used]
-
-    def _allocate(self, dimensions: int) -> None:
-        """The clue-vector memory, once the clue vectors' width is known."""
-        if self._vectors is None:
-            shape = (len(self._count), MEMORY, dimensions)
-            self._vectors = np.zeros(shape, dtype=np.float32)
 
     def _store(self, rows, slots, clues, remaining, side, zero) -> None:
         """Write new clues into the memory of games ``rows`` at ``slots``; each becomes the
         clue in play of its game."""
-        self._allocate(clues.shape[1])
-        self._vectors[rows, slots] = clues
+        if len(rows):
+            self._pending.append((rows, slots, clues))
         self._remaining[rows, slots] = remaining
         self._side[rows, slots] = side
         self._zero[rows, slots] = zero
@@ -231,7 +228,7 @@ class EmbeddingGuesser:
         # Earlier clues of the same side with cards still to find.
         used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
         slots = np.arange(used)[None, :]
-        memory = self._memory(cards, slots < self._count[:, None])  # (B, used, 25)
+        memory = self._memory(cards, used)  # (B, used, 25)
         earlier = (  # (B, used) this giver's clues before the one in play
             (self._side[:, :used] == view.side[:, None])
             & (slots < self._count[:, None])
