@@ -154,3 +154,8 @@ def descending(values: np.ndarray, axis: int) -> list[np.ndarray]:
     for low, high in comparators(len(rows)):
         rows[low], rows[high] = np.minimum(rows[low], rows[high]), np.maximum(rows[low], rows[high])
     return rows[::-1]
+
+
+def penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:
+    """``where_true`` where ``mask`` holds, ``-inf`` elsewhere, as float32 (an additive mask)."""
+    return np.where(mask, where_true, -np.inf).astype(np.float32)

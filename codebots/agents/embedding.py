@@ -14,7 +14,8 @@ several models and keeps the worst. Where the variant allows them it gives exper
 ``unlimited`` to let the partner catch up a card it missed, ``word 0`` to send it back to
 such cards and away from the assassin (see ``_expert``).
 
-Warnings (``warnings=k``, single-team games that allow ``0`` clues): the first ``k`` clues of a
+Warnings (``warnings=k``, single-team games that allow ``0`` clues;
+:mod:`codebots.agents.warning_clues`): the first ``k`` clues of a
 game are ``word 0`` with the valid word that singles out the assassin best (its z above every
 other visible card's, worst over the models), so that a partner of another mind learns which
 card to keep away from; with ``last_agent_deadly`` the other team's last agent counts as an
@@ -37,7 +38,7 @@ import numpy as np
 
 from codebots.agents.base import Clues
 from codebots.agents.baselines import random_covers
-from codebots.agents.board_gather import BoardGather, descending
+from codebots.agents.board_gather import BoardGather, descending, penalty
 from codebots.agents.covers import check_policy, danger_covers, lookahead_covers
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
@@ -49,6 +50,7 @@ from codebots.agents.tables import (
     shared_vocabulary,
 )
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
+from codebots.agents.warning_clues import WarningClues, clues_are_free
 from codebots.engine.constants import UNLIMITED
 from codebots.lexicon import relation_matrix
 from codebots.minds import model_minds
@@ -57,7 +59,7 @@ SCORE_BLOCK = 64  # games scored at once by the spymaster
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
 
 
-class EmbeddingSpymaster:
+class EmbeddingSpymaster(WarningClues):
     """Clues from word vectors; ``models`` of more than one entry is the robust mode."""
 
     def __init__(
@@ -264,13 +266,13 @@ class EmbeddingSpymaster:
         if self.lexicon:  # only targets the lexicon relates to the clue may be intended
             relation = relation_matrix(view.words, self.vocabulary)
             aimable = aimable & gather.related(relation, cards_l[:, :slots])  # (G, S, S, K)
-            target_add = _penalty(per_card(targets_l[:, :slots]))
-        aim_add = _penalty(aimable)
+            target_add = penalty(per_card(targets_l[:, :slots]))
+        aim_add = penalty(aimable)
         # Slots before the block's fewest targets hold targets in every game: no threat there.
         rest = slice(int(targets_l.sum(axis=1).min()), None)
         threats_l, identity_l = threats_l[:, rest], identity_l[:, rest]  # (G, R), R <= 25
-        threat_add = _penalty(per_card(threats_l), per_card(self.danger[identity_l]))
-        assassin_add = _penalty(per_card(threats_l & (identity_l == ASSASSIN)))
+        threat_add = penalty(per_card(threats_l), per_card(self.danger[identity_l]))
+        assassin_add = penalty(per_card(threats_l & (identity_l == ASSASSIN)))
         threats_4 = per_card(threats_l)  # (G, 1, R, 1)
         learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
         margins = floors = plain = None
@@ -329,16 +331,6 @@ class EmbeddingSpymaster:
             )
             score[rows, 0, :] = np.where(relaxed, plain[rows], -np.inf)
         return score, candidates, layout, targets_l, cards_l, margins, fell_back
-
-    def _deadly(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
-        """``(G, 25)`` identities, the other team's last visible agent counted as an
-        assassin: touching it ends the game for us as surely (RULES sections 1 and 2)."""
-        identity = view.identity[games]
-        if not self.last_agent_deadly:
-            return identity
-        other = (identity == OTHER) & view.visible[games]  # (G, 25)
-        last = other & (other.sum(axis=1, keepdims=True) == 1)
-        return np.where(last, ASSASSIN, identity).astype(identity.dtype)
 
     def _choose_or_warn(self, view: SpymasterView, games: np.ndarray):
         """:meth:`_choose` for the games with no warning due, ``word 0`` (see :meth:`_warnings`)
@@ -422,71 +414,6 @@ class EmbeddingSpymaster:
         self._aimed[games] = np.where(new_aims, clue_ids[:, None], self._aimed[games])
         return clue_ids, numbers, aims
 
-    def _warnings(self, view: SpymasterView, games: np.ndarray) -> np.ndarray:
-        """``(G,)`` the ``word 0`` warning each game gets instead of a clue, -1 for none: while
-        a deadly card (see ``_deadly``) has had fewer than ``warnings`` of them, the valid
-        word that singles it out best, so that a partner reading ``0`` as "none of ours"
-        keeps away from that card for the rest of the game. Partners of another model misread
-        a one-card clue one time in seven; the guesser adds up repeated warnings."""
-        deadly = (self._deadly(view, games) == ASSASSIN) & view.visible[games]  # (G, 25)
-        warned = self._warned(view, games, deadly)  # (G, 25)
-        due = deadly & (warned < self.warnings)  # (G, 25)
-        words = np.full(len(games), -1, dtype=np.int64)
-        rows = np.flatnonzero(due.any(axis=1))  # only the games with a warning due
-        if len(rows):
-            # The due card warned about least so far (the first such on the board).
-            fewest = np.where(due[rows], warned[rows], np.iinfo(np.int64).max).argmin(axis=1)
-            words[rows] = self._warning_words(view, games[rows], fewest)
-        return words
-
-    def _warning_words(self, view: SpymasterView, games: np.ndarray, cards: np.ndarray):
-        """``(G,)`` for each game, the valid clue id (not given yet in it) that singles out
-        board position ``cards[g]`` best: its z above every other visible card's, worst over
-        the models; -1 if none of the card's candidate clues is valid."""
-        tables = self.tables(view.words)
-        main = tables[0]
-        rows = np.arange(len(games))
-        board, visible = view.cards[games], view.visible[games]  # (G, 25)
-        gather = self._gather(view.words, every_candidate=True)
-        targets = board[rows, cards]  # (G,) pool ids
-        words = gather.neighbours[targets]  # (G, K)
-        forbid = forbid_for(view.variant, main)
-        ok = ~gather.forbidden(forbid, board, visible, targets[:, None], 1)
-        ok &= main.dictionary[words]
-        given = self._given[games]  # (G, MEMORY), -1 past each game's count
-        for slot in range(min(int(self._given_count[games].max(initial=0)), MEMORY)):
-            ok &= words != given[:, slot, None]
-        others = visible.copy()
-        others[rows, cards] = False
-        rival_add = _penalty(others)[:, :, None]  # (G, 25, 1)
-        margin = np.full(words.shape, np.inf, dtype=np.float32)  # (G, K)
-        for model in range(len(tables)):
-            sims = gather.sims(model, targets[:, None], board)[:, 0]  # (G, 25, K)
-            rival = (sims + rival_add).max(axis=1)
-            margin = np.minimum(margin, sims[rows, cards] - rival)
-        best = np.where(ok, margin, -np.inf).argmax(axis=1)
-        return np.where(ok.any(axis=1), words[rows, best], -1)
-
-    def _warned(self, view: SpymasterView, games: np.ndarray, deadly: np.ndarray) -> np.ndarray:
-        """``(G, 25)`` how many ``0`` clues given so far point at each deadly card (the one
-        each word is nearest to): derived from the clues, so a resumed game counts them too."""
-        main = self.tables(view.words)[0]
-        given = self._given[games]  # (G, MEMORY)
-        zero = self._given_zero[games] & (given >= 0) & deadly.any(axis=1, keepdims=True)
-        z = main.zsims[view.cards[games][:, :, None], np.clip(given, 0, None)[:, None, :]]
-        pointed = np.where(deadly[:, :, None], z, -np.inf).argmax(axis=1)  # (G, MEMORY)
-        counts = np.zeros(deadly.shape, dtype=np.int64)
-        rows = np.repeat(np.arange(len(games))[:, None], given.shape[1], axis=1)
-        np.add.at(counts, (rows[zero], pointed[zero]), 1)
-        return counts
-
-    def _away_word(self, view: SpymasterView, game: int) -> int:
-        """The valid clue id that best singles out the game's visible assassin (-1: none)."""
-        assassins = np.flatnonzero((view.identity[game] == ASSASSIN) & view.visible[game])
-        if not len(assassins):
-            return -1
-        return int(self._warning_words(view, np.array([game]), assassins[:1])[0])
-
     def _aim_order(self, view, clue_ids, layout, targets_l, cards_l) -> np.ndarray:
         """``(G, 9)`` board positions of the targets, most similar to the clue first: the
         first ``n`` are a clue's intended targets."""
@@ -563,15 +490,3 @@ class EmbeddingSpymaster:
         """``(G,)`` the score of the best clue of each game in ``games``."""
         score = self._score(view, games)[0]
         return score.reshape(len(games), -1).max(axis=1)
-
-
-def _penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:
-    """``where_true`` where ``mask`` holds, ``-inf`` elsewhere, as float32 (an additive mask)."""
-    return np.where(mask, where_true, -np.inf).astype(np.float32)
-
-
-def clues_are_free(variant) -> bool:
-    """Warnings are worth their clue only where nothing but the score counts clues: a
-    single-team game with ``0`` clues allowed (in classic, Marvel co-op and Duet a clue spent
-    is a turn for the other team, a virtual cover or a time token)."""
-    return variant.family == "team" and variant.opponent == "none" and variant.zero_clues
