@@ -35,6 +35,7 @@ from codebots import model_files
 from codebots.cache import cached
 from codebots.errors import CodebotsError, note
 from codebots.morphology import compound_parts, words_of
+from codebots.word_store import WordStore
 from codebots.word_vectors import WordVectors, normalize
 
 SENTENCE_BATCH = 512
@@ -205,8 +206,6 @@ class SentenceEmbedding(Embedding):
         """Loose words (a partner's clue, a compound's parts), each encoded alone and kept
         (:mod:`codebots.word_store`): a word's vector never depends on what else came with it."""
         if self._store is None:
-            from codebots.word_store import WordStore
-
             key = (self.name, SENTENCE_ENCODING)
             self._store = WordStore(self.name, key, self.dim, self._encode_alone)
         return self._store.get(list(words))
