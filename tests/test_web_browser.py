@@ -14,10 +14,14 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import NoSuchElementException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import Select  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from codebots.play import Session  # noqa: E402
 
@@ -86,6 +90,9 @@ def new_game(browser, server, variant: str, role: str = "guesser", seed: int = 3
         box.clear()
         box.send_keys(value)
     browser.find_element(By.ID, "start").click()
+    # The server answers once the game is made (and the AI has moved): under load that can
+    # take longer than the click, so wait for the game page rather than read the URL at once.
+    WebDriverWait(browser, 60).until(lambda driver: "/games/" in driver.current_url)
     assert "/games/" in browser.current_url, browser.page_source[:500]
     return browser.current_url.rsplit("/", 1)[1]
 
@@ -102,16 +109,19 @@ def play_by_hand(browser, limit: int = 300) -> str:
     Enter, until the result shows; returns it."""
     clues = iter(CLUES * 20)
     for _ in range(limit):
-        result = present(browser, "result")
-        if result is not None:
-            return result.text
-        cards = browser.find_elements(By.CSS_SELECTOR, "button.card")
-        if cards:
-            cards[0].click()
-        elif present(browser, "pass") is not None:
-            browser.find_element(By.ID, "pass").click()
-        else:  # the keyboard: a clue typed and sent with Enter
-            browser.find_element(By.ID, "text").send_keys(f"{next(clues)} 1", Keys.ENTER)
+        try:
+            result = present(browser, "result")
+            if result is not None:
+                return result.text
+            cards = browser.find_elements(By.CSS_SELECTOR, "button.card")
+            if cards:
+                cards[0].click()
+            elif present(browser, "pass") is not None:
+                browser.find_element(By.ID, "pass").click()
+            else:  # the keyboard: a clue typed and sent with Enter
+                browser.find_element(By.ID, "text").send_keys(f"{next(clues)} 1", Keys.ENTER)
+        except StaleElementReferenceException:
+            continue  # the page was replaced by the server's answer meanwhile: look again
     raise AssertionError("the game did not end")
 
 
