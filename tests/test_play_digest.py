@@ -46,7 +46,14 @@ def platform_key() -> str:
     try:
         from threadpoolctl import threadpool_info
 
-        blas = ",".join(sorted({str(lib.get("architecture")) for lib in threadpool_info()}))
+        # numpy's own OpenBLAS: other libraries (torch's, OpenMP) join the list once some
+        # test has imported them, and they do not compute numpy's sums.
+        kernels = {
+            str(lib.get("architecture"))
+            for lib in threadpool_info()
+            if lib.get("user_api") == "blas" and "numpy" in str(lib.get("filepath", ""))
+        }
+        blas = ",".join(sorted(kernels)) or "unknown"
     except ImportError:  # pragma: no cover - threadpoolctl comes with the dev extra
         blas = "unknown"
     return f"{platform.machine()} numpy:{simd} blas:{blas}"

@@ -183,6 +183,7 @@ def test_a_mission_from_a_campaign_file(browser, server):
     browser.find_element(By.ID, "play-london").click()
     result = play_by_hand(browser)
     assert result.startswith(("You won", "You lost"))
+    WebDriverWait(browser, 30).until(lambda driver: present(driver, "campaign-notes"))
     notes = present(browser, "campaign-notes").text
     assert "campaign saved to" in notes
     progress = json.loads((records / "campaigns" / "my-log.json").read_text())
