@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codebots.agents import make_agent
+from codebots.agents.covers import players_side
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, GuesserView, SpymasterView
@@ -276,6 +277,13 @@ def test_marvel_cover_policy_takes_the_most_dangerous_agent():
     assert picks == {3, 4, 5}
 
 
+def test_the_players_side_of_a_cover_view_swaps_the_two_teams_only():
+    identity = np.array([[OWN, OTHER, BYSTANDER, ASSASSIN, OWN]], dtype=np.int8)
+    players = players_side(identity)
+    assert players.tolist() == [[OTHER, OWN, BYSTANDER, ASSASSIN, OTHER]]
+    assert players.dtype == np.int8
+
+
 def test_lookahead_cover_removes_the_agent_that_blocks_the_next_clue():
     # The players (OTHER) hold PIANO and GUITAR; of the virtual team's agents (OWN) VIOLIN
     # stands between them and a music clue, BANK and TRAIN do not.
@@ -298,9 +306,7 @@ def test_lookahead_covers_match_one_game_at_a_time_scoring():
         choice = batched(view, rng)
         for game in np.flatnonzero(view.active)[:6]:
             coverable = np.flatnonzero((view.identity[game] == OWN) & ~view.covered[game])
-            players = np.select(
-                [view.identity == OWN, view.identity == OTHER], [OTHER, OWN], view.identity
-            ).astype(view.identity.dtype)
+            players = players_side(view.identity)
             scores = []
             for card in coverable:
                 covered, visible = view.covered.copy(), view.visible.copy()

@@ -46,10 +46,7 @@ def lookahead_covers(view: SpymasterView, best_clue_score, fallback: np.ndarray)
     score of the best clue of ``games`` on a players'-side view. Ties keep the earlier card
     (board order); games with no clue at all keep ``fallback``."""
     coverable = (view.identity == OWN) & ~view.covered  # (B, 25)
-    # The players' side of the key: the virtual team's agents are the other team to them.
-    players = np.select(
-        [view.identity == OWN, view.identity == OTHER], [OTHER, OWN], view.identity
-    ).astype(view.identity.dtype)
+    players = players_side(view.identity)
     order = np.argsort(~coverable, axis=1, kind="stable")  # (B, 25) coverable cards first
     count = coverable.sum(axis=1)  # (B,)
     active = np.flatnonzero(view.active)
@@ -67,6 +64,13 @@ def lookahead_covers(view: SpymasterView, best_clue_score, fallback: np.ndarray)
         best[games[better]] = value[better]
         choice[games[better]] = cards[better]
     return choice
+
+
+def players_side(identity: np.ndarray) -> np.ndarray:
+    """The cover view's key seen from the players' side: the virtual team's agents (OWN in
+    the cover view) are the other team to them, theirs their own; the rest unchanged."""
+    swapped = np.select([identity == OWN, identity == OTHER], [OTHER, OWN], identity)
+    return swapped.astype(identity.dtype)
 
 
 def check_policy(policy: str) -> str:
