@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from codebots.agents import make_agent
-from codebots.agents.board_gather import BoardGather, comparators, descending
+from codebots.agents.board_gather import BoardGather, RowMax, comparators, descending, penalty
 from codebots.agents.tables import forbid_for
 from codebots.keys import deal
 from codebots.lexicon import relation_matrix
@@ -36,6 +36,18 @@ def test_descending_matches_numpy_sort_with_minus_infinity():
     values[rng.random(values.shape) < 0.3] = -np.inf
     ranked = np.stack(descending(values, axis=2), axis=2)
     assert np.array_equal(ranked, np.sort(values, axis=2)[:, :, ::-1])
+
+
+@pytest.mark.parametrize("most", [0, 1, 3])
+def test_row_max_is_the_masked_max(most):
+    # A game with no marked row (an assassin revealed), one (single-team) or three (Duet).
+    rng = np.random.default_rng(most)
+    values = rng.standard_normal((6, 4, 9, 5)).astype(np.float32)
+    rows = np.zeros((6, 9), dtype=bool)
+    for game in range(6):
+        rows[game, rng.choice(9, game % (most + 1), replace=False)] = True
+    plain = (values + penalty(rows[:, None, :, None])).max(axis=2)
+    assert np.array_equal(RowMax(rows)(values), plain)
 
 
 @pytest.fixture(scope="module")

@@ -98,6 +98,30 @@ def test_invalid_mask_matches_single_verdicts_on_boards(pool, vocabulary):
             assert check_clue(words[clue_id], board).valid, (words[clue_id], board)
 
 
+def test_batched_verdicts_stay_right_while_the_column_table_grows(pool, vocabulary):
+    # A fresh checker meets 700 new words in batches of 50, pool cards among them: its
+    # column table grows (256, 512, 1024 columns) and every earlier word keeps its verdicts.
+    checker = ClueChecker(pool)
+    rng = np.random.default_rng(5)
+    words = [vocabulary[i] for i in rng.choice(20_000, 650, replace=False)]
+    words += [card.lower() for card in pool[:50]]
+    rng.shuffle(words)
+    cards = rng.integers(0, len(pool), size=(len(words), 25))
+    visible = rng.random((len(words), 25)) < 0.8
+    own = {card.lower(): row for row, card in enumerate(pool[:50])}
+    named = np.array([word in own for word in words])  # a card's own word, on its board
+    cards[named, 0] = [own[word] for word in words if word in own]
+    visible[named, 0] = True
+    for start in range(0, len(words), 50):
+        part = slice(start, start + 50)
+        checker.valid(words[part], cards[part], visible[part])
+    batched = checker.valid(words, cards, visible)  # every word again, all columns known
+    assert not batched[named].any()  # a card's own word is never a clue
+    for b in range(0, len(words), 7):
+        board = [pool[card] for card, seen in zip(cards[b], visible[b]) if seen]
+        assert batched[b] == check_clue(words[b], board).valid, (words[b], board)
+
+
 def test_covered_cards_free_their_words():
     pool = load_pool("competition").words
     game = make("classic")

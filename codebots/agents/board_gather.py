@@ -159,3 +159,28 @@ def descending(values: np.ndarray, axis: int) -> list[np.ndarray]:
 def penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarray:
     """``where_true`` where ``mask`` holds, ``-inf`` elsewhere, as float32 (an additive mask)."""
     return np.where(mask, where_true, -np.inf).astype(np.float32)
+
+
+class RowMax:
+    """The max over a few marked rows (an assassin or three) of ``(G, S, R, K)`` values:
+    the values of ``(values + penalty(rows per card)).max(axis=2)``, ``-inf`` for a game
+    with none marked, read from the marked rows instead of all ``R`` (the rows are found
+    once, then read for every model)."""
+
+    def __init__(self, rows: np.ndarray):  # rows (G, R) bool
+        count = rows.sum(axis=1)  # (G,)
+        self.width = int(count.max(initial=0))
+        self.none = count == 0  # (G,)
+        marked = np.argsort(~rows, axis=1, kind="stable")[:, : self.width]  # (G, A)
+        # A game with fewer marked rows repeats its first one (the max does not change).
+        self.marked = np.where(np.arange(self.width) < count[:, None], marked, marked[:, :1])
+        self.games = np.arange(len(rows))[:, None]  # (G, 1)
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        if self.width == 0:
+            return np.full(values.shape[:2] + values.shape[3:], -np.inf, dtype=values.dtype)
+        picked = values[self.games, :, self.marked]  # (G, A, S, K)
+        best = picked[:, 0] if self.width == 1 else picked.max(axis=1)
+        if self.none.any():
+            best[self.none] = -np.inf
+        return best

@@ -38,7 +38,7 @@ import numpy as np
 
 from codebots.agents.base import Clues
 from codebots.agents.baselines import random_covers
-from codebots.agents.board_gather import BoardGather, descending, penalty
+from codebots.agents.board_gather import BoardGather, RowMax, descending, penalty
 from codebots.agents.covers import check_policy, danger_covers, lookahead_covers
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.partner import PartnerMemory
@@ -196,7 +196,8 @@ class EmbeddingSpymaster(WarningClues):
         intended: list[tuple[int, ...]] = [()] * size
         vocabulary = self.tables(view.words)[0].vocabulary
         active = np.flatnonzero(view.active)
-        self._gather(view.words).prepare(len(active))
+        # The batch's size, not this turn's share of it: a Duet seat gives half the clues.
+        self._gather(view.words).prepare(size)
         # Blocks of games keep the (G, C, 25) work arrays small enough to stay in cache; games
         # with as many targets left share a block, whose candidates are those of its most
         # targets (a game's clue never depends on the other games of its block).
@@ -232,8 +233,11 @@ class EmbeddingSpymaster(WarningClues):
         identity = self._deadly(view, games)
         targets = (identity == OWN) & visible  # (G, 25)
         threats = visible & ~targets & ~view.known_wrong[games]
-        # Lay each board out targets first: slots 0..8 hold the (at most 9) targets.
-        layout = np.argsort(~targets, axis=1, kind="stable")  # (G, 25)
+        # Lay each board out targets first (slots 0..8 hold the at most 9 targets), then its
+        # threats, then the cards that count for nothing (revealed, known wrong): the work
+        # over a block's cards stops after its last threat.
+        kind = (~targets).astype(np.int8) + (~targets & ~threats)  # 0 target, 1 threat, 2 none
+        layout = np.argsort(kind, axis=1, kind="stable")  # (G, 25)
         cards_l = np.take_along_axis(cards, layout, axis=1)
         targets_l = np.take_along_axis(targets, layout, axis=1)[:, :MAX_TARGETS]
         threats_l = np.take_along_axis(threats, layout, axis=1)
@@ -243,6 +247,7 @@ class EmbeddingSpymaster(WarningClues):
         width = gather.width
         # Late in a game the block has fewer targets: S slots, C = S * K candidates.
         slots = max(int(targets_l.sum(axis=1).max()), 1)
+        counted = max(int((targets | threats).sum(axis=1).max()), slots)  # T: cards that count
         candidates = gather.candidates(cards_l, slots)  # (G, C)
         candidate_ok = np.repeat(targets_l[:, :slots], width, axis=1)
         forbid = forbid_for(view.variant, main)
@@ -269,17 +274,17 @@ class EmbeddingSpymaster(WarningClues):
             target_add = penalty(per_card(targets_l[:, :slots]))
         aim_add = penalty(aimable)
         # Slots before the block's fewest targets hold targets in every game: no threat there.
-        rest = slice(int(targets_l.sum(axis=1).min()), None)
-        threats_l, identity_l = threats_l[:, rest], identity_l[:, rest]  # (G, R), R <= 25
+        rest = slice(int(targets_l.sum(axis=1).min()), counted)
+        threats_l, identity_l = threats_l[:, rest], identity_l[:, rest]  # (G, R), R <= T
         threat_add = penalty(per_card(threats_l), per_card(self.danger[identity_l]))
-        assassin_add = penalty(per_card(threats_l & (identity_l == ASSASSIN)))
+        assassin_max = RowMax(threats_l & (identity_l == ASSASSIN))  # over the (G, R) assassins
         threats_4 = per_card(threats_l)  # (G, 1, R, 1)
-        learned = self._learned(view.words, cards_l, candidates)  # (G, 25, C) or None
+        learned = self._learned(view.words, cards_l[:, :counted], candidates)  # (G, T, C)
         margins = floors = plain = None
         for model in range(len(tables)):
-            sims = gather.sims(model, cards_l[:, :slots], cards_l)  # (G, S, 25, K)
+            sims = gather.sims(model, cards_l[:, :slots], cards_l[:, :counted])  # (G, S, T, K)
             if learned is not None:
-                sims += learned.reshape(size, 25, slots, width).transpose(0, 2, 1, 3)
+                sims += learned.reshape(size, counted, slots, width).transpose(0, 2, 1, 3)
             ranked = descending(sims[:, :, :slots] + aim_add, axis=2)  # S x (G, S, K)
             others = sims[:, :, rest]  # (G, S, R, K)
             threat = (others + threat_add).max(axis=2)  # (G, S, K)
@@ -301,8 +306,11 @@ class EmbeddingSpymaster(WarningClues):
             if self.assassin_below:
                 # A partner's wrong guesses go mostly to the cards the clue is nearest to:
                 # keep at least this many other non-targets between the clue and the assassin.
-                assassin = (others + assassin_add).max(axis=2)  # (G, S, K)
-                closer = (threats_4 & (others > assassin[:, :, None, :])).sum(axis=2)
+                assassin = assassin_max(others)  # (G, S, K)
+                closer = others > assassin[:, :, None, :]  # (G, S, R, K)
+                closer &= threats_4
+                # Counted in bytes (R <= 25): the same count, without widening every bool.
+                closer = closer.view(np.uint8).sum(axis=2, dtype=np.uint8)  # (G, S, K)
                 candidate_ok &= closer.reshape(size, -1) >= self.assassin_below
         # Numbers 1..S' (S' = S): a number past the slots has no n-th target, so no clue.
         margins = margins.reshape(size, slots, -1)  # (G, S', C)

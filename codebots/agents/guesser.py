@@ -100,12 +100,13 @@ class EmbeddingGuesser:
     def begin(self, size: int) -> None:
         """Forget every game: a new batch of ``size`` games starts."""
         # Each remembered clue's similarity to its game's cards, computed once (a game's
-        # cards and a stored clue never change): (B, MEMORY, 25); zero until computed. The
-        # clue vectors wait in ``_pending`` (rows, slots, (N, d) vectors) until the next
-        # guesses() call has the cards: a (B, MEMORY, d) store of them took 670 MB for a
-        # batch of 4,096 games of the 1,252-dimensional cross-play guesser.
+        # cards and a stored clue never change): (B, MEMORY, 25); zero until computed. New
+        # clues wait in ``_pending`` (rows, slots, (N, d) vectors, (N, 25) similarities or
+        # None) until the next guesses() call: a clue heard live comes with the similarities
+        # its guesses computed, a resumed one is computed then (a (B, MEMORY, d) store of the
+        # vectors took 670 MB for 4,096 games of the 1,252-dimensional cross-play guesser).
         self._memory_sims = np.zeros((size, MEMORY, 25), dtype=np.float32)
-        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._pending: list[tuple] = []
         self._remaining = np.zeros((size, MEMORY), dtype=np.int16)  # cards still to find
         self._side = np.full((size, MEMORY), -1, dtype=np.int8)  # whose clue
         self._zero = np.zeros((size, MEMORY), dtype=bool)  # a "0" clue: a warning
@@ -169,7 +170,7 @@ class EmbeddingGuesser:
         related = relation_matrix(view.words, self.vocabulary)
         return related[view.cards, np.clip(clue_ids, 0, None)[:, None]] & (clue_ids >= 0)[:, None]
 
-    def _remember(self, view: GuesserView, clue: np.ndarray) -> None:
+    def _remember(self, view: GuesserView, clue: np.ndarray, sims: np.ndarray) -> None:
         size = len(view.active)
         if len(self._count) != size:
             self.begin(size)
@@ -187,26 +188,25 @@ class EmbeddingGuesser:
         # A "0" clue points at no card: nothing of it is left to find later.
         number = np.where(view.clue_number < 0, MAX_TARGETS, np.maximum(view.clue_number, 0))
         zero = view.clue_number[new] == 0
-        self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero)
+        self._store(rows[new], slot[new], clue[new], number[new], view.side[new], zero, sims[new])
 
-    def _memory(self, cards: np.ndarray, used: int) -> np.ndarray:
+    def _memory(self, card_vectors: np.ndarray, cards: np.ndarray, used: int) -> np.ndarray:
         """``(B, used, 25)`` the similarity of each remembered clue (slots ``0 .. used - 1``)
-        to its game's cards (``cards`` (B, 25, d)); the clues stored since the last call
-        are computed now."""
-        if self._pending:
-            games = np.concatenate([rows for rows, _, _ in self._pending])
-            slots = np.concatenate([slots for _, slots, _ in self._pending])
-            vectors = np.concatenate([vectors for _, _, vectors in self._pending])  # (N, d)
-            self._pending = []
-            # The same sums as one einsum over every slot: its kernel works row by row.
-            self._memory_sims[games, slots] = np.einsum("nkd,nd->nk", cards[games], vectors)
+        to its game's cards (``cards`` (B, 25) rows of ``card_vectors``); the clues stored
+        since the last call are computed now (or were, with the guesses that heard them)."""
+        for games, slots, vectors, sims in self._pending:
+            if sims is None:  # the same sums as with the clue's guesses: einsum works row by row
+                sims = np.einsum("nkd,nd->nk", card_vectors[cards[games]], vectors)
+            self._memory_sims[games, slots] = sims
+        self._pending = []
         return self._memory_sims[:, :used]
 
-    def _store(self, rows, slots, clues, remaining, side, zero) -> None:
+    def _store(self, rows, slots, clues, remaining, side, zero, sims=None) -> None:
         """Write new clues into the memory of games ``rows`` at ``slots``; each becomes the
-        clue in play of its game."""
+        clue in play of its game (``sims`` (N, 25): their similarities to the cards, when
+        known)."""
         if len(rows):
-            self._pending.append((rows, slots, clues))
+            self._pending.append((rows, slots, clues, sims))
         self._remaining[rows, slots] = remaining
         self._side[rows, slots] = side
         self._zero[rows, slots] = zero
@@ -215,27 +215,35 @@ class EmbeddingGuesser:
 
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         table = model_tables(self.model, view.words, self.vocabulary)
-        clue_ids = _clue_ids(table, view.clue_words)  # (B,) -1: outside the vocabulary
-        clue = self.clue_vectors(table, view.clue_words, clue_ids)  # (B, d)
-        cards = table.card_vectors[view.cards]  # (B, 25, d)
-        self._remember(view, clue)
+        # Only the games guessing now are read (the others' answers are not used): their
+        # clues' vectors and similarities; the others keep zero vectors and similarities.
+        guessing = np.flatnonzero(view.active)
+        clue_ids = np.full(len(view.active), -1, dtype=np.int64)  # (B,) -1: outside the vocabulary
+        words = [view.clue_words[game] for game in guessing]
+        clue_ids[guessing] = _clue_ids(table, words)
+        clue = np.zeros((len(view.active), table.card_vectors.shape[1]), dtype=np.float32)
+        clue[guessing] = self.clue_vectors(table, words, clue_ids[guessing])  # (B, d)
+        sims = np.zeros((len(view.active), 25), dtype=np.float32)  # (B, 25)
+        cards = table.card_vectors[view.cards[guessing]]  # (A, 25, d)
+        sims[guessing] = np.einsum("bkd,bd->bk", cards, clue[guessing])
+        self._remember(view, clue, sims)
         candidates = view.legal & ~view.known_wrong
         candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
-        sims = np.einsum("bkd,bd->bk", cards, clue)  # (B, 25)
         current = _standardize(sims, candidates)
         if self.lexicon_weight:
             current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
         used = max(int(self._count.max()), 1)  # slots fill in order: skip the empty ones
         slots = np.arange(used)[None, :]
-        memory = self._memory(cards, used)  # (B, used, 25)
+        memory = self._memory(table.card_vectors, view.cards, used)  # (B, used, 25)
         earlier = (  # (B, used) this giver's clues before the one in play
             (self._side[:, :used] == view.side[:, None])
             & (slots < self._count[:, None])
             & (slots != self._current[:, None])
         )
         open_slots = earlier & (self._remaining[:, :used] > 0)
-        old_z = _standardize(memory, candidates[:, None, :])  # (B, used, 25)
+        old_z = np.zeros(memory.shape)  # (B, used, 25), for the games guessing now
+        old_z[guessing] = _standardize(memory[guessing], candidates[guessing, None, :])
         old = np.where(open_slots[:, :, None], old_z, -np.inf).max(axis=1)  # (B, 25)
         if self.warning_weight:
             warned = earlier & self._zero[:, :used]

@@ -87,10 +87,13 @@ class WarningClues:
         main = self.tables(view.words)[0]
         given = self._given[games]  # (G, MEMORY)
         zero = self._given_zero[games] & (given >= 0) & deadly.any(axis=1, keepdims=True)
+        # Only the memory slots holding a "0" clue in some game (the first few) are read.
+        slots = np.flatnonzero(zero.any(axis=0))
+        given, zero = given[:, slots], zero[:, slots]  # (G, Z)
         z = main.zsims[view.cards[games][:, :, None], np.clip(given, 0, None)[:, None, :]]
-        pointed = np.where(deadly[:, :, None], z, -np.inf).argmax(axis=1)  # (G, MEMORY)
+        pointed = np.where(deadly[:, :, None], z, -np.inf).argmax(axis=1)  # (G, Z)
         counts = np.zeros(deadly.shape, dtype=np.int64)
-        rows = np.repeat(np.arange(len(games))[:, None], given.shape[1], axis=1)
+        rows = np.repeat(np.arange(len(games))[:, None], len(slots), axis=1)
         np.add.at(counts, (rows[zero], pointed[zero]), 1)
         return counts
 
