@@ -5,8 +5,9 @@ later benchmarks add their own names to the same file.
 
 Engine figures: the random spymaster and the oracle guesser play full games in two worker
 processes (the machine's two cores), with warm caches (clue-word verdicts, competition boards
-of the seeds played). Dealing uncached competition boards (Python's ``random``, as the 2019
-framework does) is measured separately.
+of the seeds played); each games/s figure, the agents' too, is the median of three timed
+runs. Dealing uncached competition boards (Python's ``random``, as the 2019 framework does)
+is measured separately.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -85,7 +87,9 @@ def _timed_play(args: tuple[str, np.ndarray]) -> float:
 def engine_throughput(
     variant: str, games: int, workers: int = 2, agents: tuple[str, ...] = ("random", "oracle")
 ) -> float:
-    """Games per second over ``workers`` processes, each playing its share of the seeds."""
+    """Games per second over ``workers`` processes, each playing its share of the seeds: the
+    median of three timed runs (a 2-core machine shared with others varies by a third from
+    one run to the next; the first run also builds the pair tables)."""
     shares = np.array_split(np.arange(games), workers)
     context = mp.get_context("fork")
     threads = max(1, cores() // workers)
@@ -93,10 +97,12 @@ def engine_throughput(
         workers, initializer=_warm_worker, initargs=(variant, np.arange(games), agents, threads)
     ) as pool:
         pool.map(_timed_play, [(variant, share[:64]) for share in shares])  # settle workers
-        start = time.perf_counter()
-        pool.map(_timed_play, [(variant, share) for share in shares])
-        wall = time.perf_counter() - start
-    return games / wall
+        walls = []
+        for _ in range(3):
+            start = time.perf_counter()
+            pool.map(_timed_play, [(variant, share) for share in shares])
+            walls.append(time.perf_counter() - start)
+    return games / statistics.median(walls)
 
 
 def deal_throughput(games: int) -> float:
