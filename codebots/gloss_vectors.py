@@ -7,9 +7,13 @@ its lemmas and every word of its gloss (definition and examples). A clue that ke
 margin under both the spymaster's model and these vectors is one another mind is more
 likely to read the same way (docs/cross-model-notes.md has the measurements).
 
-Training is deterministic (one worker thread, a fixed seed, a stable hash) and takes about
-three minutes once; the vectors are then cached on disk, keyed by the WordNet version, the
-training parameters and code, and gensim's version. Nothing is downloaded.
+Training is deterministic on one machine (one worker thread, a fixed seed, a stable hash;
+word2vec's float sums follow the processor's BLAS kernels) and takes about three minutes;
+the vectors are keyed by the WordNet version, the training parameters and code, and gensim's
+version. The vectors of that key ship in ``codebots/prebuilt/`` (``make prebuilt``, 37 MB),
+so an install reads them in a second and every machine plays with the same vectors; another
+key (an edited training, another gensim) trains once and caches on disk. Nothing is
+downloaded.
 """
 
 from __future__ import annotations

@@ -3,9 +3,12 @@
 The default agents' first result needs, besides their GloVe similarity tables (50 MB, about
 3 s to build), three tables that take far longer to build than to read: the clue vocabulary
 GloVe knows (about 2 s), WordNet's derivations (parsing its text database, about 10 s) and the
-clue checker's forbid table for the competition pool (about 20 s). ``make prebuilt`` builds
+clue checker's forbid table for the competition pool (about 20 s). The ``wordnet`` mind's
+gloss vectors (:mod:`codebots.gloss_vectors`: word2vec on WordNet's glosses, one training
+thread, about three minutes) ship too, which also makes them the same on every machine
+(word2vec's float sums follow the processor's BLAS kernels). ``make prebuilt`` builds
 them exactly as the cache does, in an empty cache folder, and keeps them, compressed (about
-1 MB), in ``codebots/prebuilt/`` under their cache file names. :func:`codebots.cache.cached`
+38 MB, 37 of them the gloss vectors), in ``codebots/prebuilt/`` under their cache file names. :func:`codebots.cache.cached`
 reads a shipped file when its name, which holds the digest of everything the table was built
 from, is the one asked for: a change to the clue rules, the WordNet parsing, a package
 version or the vocabulary changes the name, the stale file is no longer found, and the table
@@ -28,18 +31,21 @@ import numpy as np
 from codebots.cache import META, PREBUILT_DIR
 from codebots.files import atomic_write
 
-SHIPPED_KINDS = ("vocabulary", "derivations", "forbid")
+SHIPPED_KINDS = ("vocabulary", "derivations", "forbid", "gloss")
 
 
 def build_default_tables() -> None:
-    """Read or build every table the default GloVe agents need on the competition pool."""
+    """Read or build every table the default GloVe agents need on the competition pool, and
+    the gloss vectors."""
     from codebots.agents import make_agent
+    from codebots.gloss_vectors import gloss_vectors
     from codebots.variants import get_variant
     from codebots.vocab import load_pool
 
     words = load_pool(get_variant("single-team-2019").pool).words
     make_agent("spymaster", "glove").tables(words)
     make_agent("guesser", "glove").reads_clue(words, "water")
+    gloss_vectors()
 
 
 def build_in(folder: Path, *, log: Path | None = None, shipped: bool = False) -> None:

@@ -49,7 +49,7 @@ def test_training_gives_the_same_vectors_in_every_process(sentences):
 
 
 def test_trained_vectors_know_the_dictionary_neighbours():
-    # Trained once per machine (about 3 minutes), then read from the cache.
+    # Shipped trained in codebots/prebuilt (else trained once, about 3 minutes, and cached).
     vectors = gloss_vectors()
     assert vectors.name == "wordnet" and vectors.dim == 100 and len(vectors) > 90_000
     assert not vectors.vectors.flags.writeable
