@@ -67,7 +67,7 @@ tables: install  ## regenerate every evaluation table into experiments/results/
 crossplay: install  ## the cross-play matrix into experiments/results/crossplay.* (resumable)
 	$(VENV)/bin/codebots crossplay --games 1000 --seed 0 --workers 2 --out-dir experiments/results
 
-prebuilt: $(BASE_STAMP)  ## rebuild the small tables shipped in codebots/prebuilt/ (after a change to the clue rules or WordNet parsing)
+prebuilt: $(BASE_STAMP)  ## rebuild the tables shipped in codebots/prebuilt/, the gloss vectors among them (about 3 minutes; after a change to the clue rules, WordNet parsing or the gloss training)
 	$(PY) -m codebots.prebuilt
 
 notebooks: install  ## execute the notebooks in place (committed with their outputs)
