@@ -59,13 +59,17 @@ def train(sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(model.wv.index_to_key), model.wv.vectors.astype(np.float32)
 
 
+# The code that makes the sentences and trains is part of the key: editing it retrains. Read
+# once at import, as this process runs it (getsource reads the file when called: an edit
+# made while a process runs would give that process another key).
+TRAINING_CODE = inspect.getsource(gloss_sentences) + inspect.getsource(train)
+
+
 def _cache_key() -> tuple:
     from importlib.metadata import version
 
-    # The code that makes the sentences and trains is part of the key: editing it retrains.
     # gensim's version from its metadata: importing gensim costs a second at every start.
-    code = inspect.getsource(gloss_sentences) + inspect.getsource(train)
-    return (NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), version("gensim"), code)
+    return (NAME, WORDNET_VERSION, sorted(PARAMETERS.items()), version("gensim"), TRAINING_CODE)
 
 
 def fingerprint() -> str:
