@@ -105,6 +105,42 @@ def test_games_tables_and_turn_logs_match_the_committed_digest(case, gather, mon
     )
 
 
+BATCH_CASES = [
+    ("single-team-2019", "crossplay[without=glove]", "glove", False),
+    ("duet", "crossplay[without=glove]", "glove", True),
+    ("marvel-coop", "crossplay[without=mpnet]", "mpnet", False),
+]
+
+
+def _games(variant: str, spymaster: str, guesser: str, seats: bool, batch_size: int):
+    """Each game's record and turns, by seed, played in batches of ``batch_size``."""
+    from codebots.agents import make_agent
+    from codebots.arena import Seat, play
+
+    if seats:
+        first, second = (
+            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
+            for name in (spymaster, guesser)
+        )
+    else:
+        first, second = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
+    log: list[dict] = []
+    table = play(variant, first, second, range(48), batch_size=batch_size, turn_log=log)
+    turns = {}
+    for turn in log:
+        turns.setdefault(turn["seed"], []).append(json.dumps(turn, sort_keys=True, default=str))
+    rows = [json.dumps(row, sort_keys=True, default=str) for row in table.to_dict("records")]
+    return rows, turns  # as JSON text: a NaN score equals itself there
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", BATCH_CASES, ids=lambda case: f"{case[0]}-{case[1]}")
+def test_a_game_plays_the_same_in_any_batch(case):
+    # The agents work on whole batches (the spymaster in blocks of games, the guesser on the
+    # games guessing now): no game may feel the others, or --workers slices would differ.
+    assert _games(*case, batch_size=48) == _games(*case, batch_size=16)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: tests/test_play_digest.py --write")
