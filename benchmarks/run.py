@@ -61,10 +61,7 @@ def _warm_worker(
     if agents[2:] == ("seats",):  # two Duet players, each both roles
         from codebots.arena import Seat
 
-        _AGENTS = tuple(
-            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
-            for name in agents[:2]
-        )
+        _AGENTS = tuple(Seat.of(name) for name in agents[:2])
         vocabulary = _AGENTS[0].spymaster.vocabulary
     else:
         _AGENTS = (make_agent("spymaster", agents[0]), make_agent("guesser", agents[1]))

@@ -47,6 +47,13 @@ class Seat:
     guesser: Guesser
     name: str
 
+    @classmethod
+    def of(cls, name: str) -> Seat:
+        """The seat of registered agent ``name``: its spymaster and its guesser."""
+        from codebots.agents import make_agent
+
+        return cls(make_agent("spymaster", name), make_agent("guesser", name), name)
+
     @property
     def minds(self) -> frozenset[str]:
         return minds_of(self.spymaster) | minds_of(self.guesser)

@@ -262,10 +262,7 @@ def cell_agents(cell: Cell) -> tuple:
     from codebots.arena import Seat
 
     if cell.seats:
-        spymaster, guesser = (
-            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
-            for name in (cell.spymaster, cell.guesser)
-        )
+        spymaster, guesser = Seat.of(cell.spymaster), Seat.of(cell.guesser)
     else:
         spymaster, guesser = (
             make_agent("spymaster", cell.spymaster),

@@ -189,10 +189,9 @@ class ClueChecker:
         self.pool = tuple(pool)
         self.options = options
         self._ids: dict[str, int] = {}
-        # (P, capacity) bool: column ``i`` holds the pool cards forbidding word id ``i``;
-        # the first ``_known`` columns are filled.
+        # (P, capacity) bool: column ``i`` holds the pool cards forbidding word id ``i``
+        # (the first ``len(_ids)`` columns are filled).
         self._table = np.zeros((len(self.pool), 0), dtype=bool)
-        self._known = 0
         # Forbid tables this checker built or read, by column: (clue index, indptr, rows),
         # the rows of every card forbidding clue i in rows[indptr[i]:indptr[i + 1]]. A word
         # of their vocabularies is answered from them, the same answer as forbidders().
@@ -268,14 +267,13 @@ class ClueChecker:
         for i, word in enumerate(words):
             index = self._ids.get(word)
             if index is None:
-                index = self._ids[word] = self._known
+                index = self._ids[word] = len(self._ids)
                 if index == self._table.shape[1]:  # full: twice the columns, so that a run
                     # of new words costs a copy now and then, not one per batch of clues
                     grown = np.zeros((len(self.pool), max(2 * index, 256)), dtype=bool)
                     grown[:, :index] = self._table
                     self._table = grown
                 self._table[self._forbidding_rows(word), index] = True
-                self._known += 1
             ids[i] = index
         return ids
 

@@ -13,13 +13,9 @@ from codebots.arena import Seat, play
 SEEDS = np.arange(1000, 1060)
 
 
-def seat(name: str) -> Seat:
-    return Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
-
-
 @pytest.fixture(scope="module")
 def seats():
-    return seat("glove"), seat("minilm")
+    return Seat.of("glove"), Seat.of("minilm")
 
 
 def test_the_ai_touches_two_cards_with_the_hogwarts_bonus(seats):
@@ -47,7 +43,7 @@ def test_the_ai_marks_a_bystander_with_the_hogsmeade_bonus(seats):
 
 
 def test_agents_without_the_methods_never_spend_a_bonus():
-    random_seats = (seat("random"), seat("random"))
+    random_seats = (Seat.of("random"), Seat.of("random"))
     rows = play("mission/hogwarts", *random_seats, SEEDS[:20])
     assert (rows["touch_two_used"] == 0).all() and (rows["mark_bystander_used"] == 0).all()
 

@@ -94,7 +94,7 @@ def test_a_seat_pairing_on_a_variant_without_seats_is_one_line():
 
 
 def test_seats_give_their_own_clues_and_guess_the_others():
-    seats = [Seat(make_agent("spymaster", n), make_agent("guesser", n), n) for n in LIGHT[:2]]
+    seats = [Seat.of(n) for n in LIGHT[:2]]
     log: list[dict] = []
     records = play("duet", seats[0], seats[1], np.arange(40), turn_log=log)
     assert records["seats"].all() and records["cross"].all()
@@ -105,14 +105,14 @@ def test_seats_give_their_own_clues_and_guess_the_others():
     for turn in log:
         by_game.setdefault(turn["seed"], []).append(turn["giver_seat"])
     assert all(set(givers) == {0, 1} for givers in by_game.values() if len(givers) > 2)
-    same = [Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove")]
-    same.append(Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove"))
+    same = [Seat.of("glove")]
+    same.append(Seat.of("glove"))
     records = play("duet", same[0], same[1], np.arange(100))
     assert records["won"].mean() >= 0.99 and not records["cross"].any()  # a sanity check
 
 
 def test_a_seat_and_a_role_cannot_be_mixed():
-    seat = Seat(make_agent("spymaster", "glove"), make_agent("guesser", "glove"), "glove")
+    seat = Seat.of("glove")
     with pytest.raises(CodebotsError, match="seat pairings are for Duet"):
         play("duet", seat, make_agent("guesser", "glove"), np.arange(2))
     with pytest.raises(CodebotsError, match="seat pairings are for Duet"):
@@ -128,7 +128,7 @@ def test_cross_pairs_through_every_variant_family_give_only_valid_clues(tmp_path
     for variant in ("classic", "single-team-2019", "marvel-coop", "duet", "mission/gringotts"):
         log: list[dict] = []
         if variant in ("duet", "mission/gringotts"):
-            first = Seat(make_agent("spymaster", agent), make_agent("guesser", agent), agent)
+            first = Seat.of(agent)
             second = Seat(make_agent("spymaster", "minilm"), make_agent("guesser", "minilm"), "m")
         else:
             first, second = make_agent("spymaster", agent), make_agent("guesser", "minilm")

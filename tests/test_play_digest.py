@@ -63,19 +63,22 @@ def recorded() -> dict:
     return json.loads(DIGESTS.read_text()) if DIGESTS.exists() else {}
 
 
-def play_digest(variant: str, spymaster: str, guesser: str, seats: bool, games: int) -> str:
+def _play(variant: str, spymaster: str, guesser: str, seats: bool, games: int, batch_size: int):
+    """``(table, turn log)`` of seeds ``0 .. games - 1`` in batches of ``batch_size``."""
     from codebots.agents import make_agent
     from codebots.arena import Seat, play
 
     if seats:
-        first, second = (
-            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
-            for name in (spymaster, guesser)
-        )
+        first, second = Seat.of(spymaster), Seat.of(guesser)
     else:
         first, second = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
     log: list[dict] = []
-    table = play(variant, first, second, range(games), batch_size=64, turn_log=log)
+    table = play(variant, first, second, range(games), batch_size=batch_size, turn_log=log)
+    return table, log
+
+
+def play_digest(variant: str, spymaster: str, guesser: str, seats: bool, games: int) -> str:
+    table, log = _play(variant, spymaster, guesser, seats, games, batch_size=64)
     digest = hashlib.sha256(table.to_csv(index=False, float_format="%.6g").encode())
     digest.update(json.dumps(log, sort_keys=True, default=str).encode())
     return digest.hexdigest()
@@ -114,18 +117,7 @@ BATCH_CASES = [
 
 def _games(variant: str, spymaster: str, guesser: str, seats: bool, batch_size: int):
     """Each game's record and turns, by seed, played in batches of ``batch_size``."""
-    from codebots.agents import make_agent
-    from codebots.arena import Seat, play
-
-    if seats:
-        first, second = (
-            Seat(make_agent("spymaster", name), make_agent("guesser", name), name)
-            for name in (spymaster, guesser)
-        )
-    else:
-        first, second = make_agent("spymaster", spymaster), make_agent("guesser", guesser)
-    log: list[dict] = []
-    table = play(variant, first, second, range(48), batch_size=batch_size, turn_log=log)
+    table, log = _play(variant, spymaster, guesser, seats, 48, batch_size)
     turns = {}
     for turn in log:
         turns.setdefault(turn["seed"], []).append(json.dumps(turn, sort_keys=True, default=str))

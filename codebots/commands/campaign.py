@@ -194,7 +194,4 @@ def _pairing(pair: str | None, spymaster: str | None, guesser: str | None):
     first, second, seats = split_pair(pair)
     if not seats:
         return make_agent("spymaster", first), make_agent("guesser", second), pair
-    return (
-        *(Seat(make_agent("spymaster", n), make_agent("guesser", n), n) for n in (first, second)),
-        pair,
-    )
+    return Seat.of(first), Seat.of(second), pair
