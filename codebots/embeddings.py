@@ -32,17 +32,19 @@ from pathlib import Path
 import numpy as np
 
 from codebots import model_files
-from codebots.cache import cached
 from codebots.errors import CodebotsError, note
 from codebots.morphology import compound_parts, words_of
 from codebots.word_store import WordStore
 from codebots.word_vectors import WordVectors, normalize
 
-SENTENCE_BATCH = 512
-# How sentence models encode (part of every cache key of their encodings and tables): a
-# list as one job, a loose word alone; never a word's vector from another list's batch,
-# which would make results depend on which agent encoded first (codebots.word_store).
-SENTENCE_ENCODING = "lists whole, loose words alone"
+# Sentence models encode texts of one token count together in batches of exactly this many
+# (the last filled with repeats): every matrix product then has one shape whatever else is
+# encoded, so a text's vector depends on the text alone (bit for bit: any list, any order,
+# alone, one or two threads; tests/test_embeddings.py) and one word store per model serves
+# every list. 64 encodes as fast as any size measured (MiniLM 1,200 words/s on 2 cores).
+SENTENCE_BATCH = 64
+# How sentence models encode (part of every cache key of their encodings and tables).
+SENTENCE_ENCODING = f"same-token-count batches of {SENTENCE_BATCH}, filled with repeats"
 # Sentence models by spec: where their files are (codebots.model_files; nothing downloads).
 SENTENCE_MODELS = {"minilm": model_files.minilm_path, "mpnet": model_files.mpnet_path}
 
@@ -65,8 +67,7 @@ class Embedding:
         raise NotImplementedError
 
     def embed_vocabulary(self, words: Sequence[str]) -> np.ndarray:
-        """``(n, dim)`` unit vectors of a whole word list (a clue vocabulary): the same as
-        :meth:`embed_words`, except that a sentence model encodes the list as one job."""
+        """``(n, dim)`` unit vectors of a whole word list (a clue vocabulary)."""
         return self.embed_words(words)
 
     def missing(self, words: Sequence[str]) -> list[str]:
@@ -125,14 +126,13 @@ class KeyedEmbedding(Embedding):
 
 
 class SentenceEmbedding(Embedding):
-    """A sentence-transformers model: every string has a vector; encodings cached on disk."""
+    """A sentence-transformers model: every string has a vector, kept in its word store."""
 
     def __init__(self, name: str, model_path: str):
         self.name = name
         self.model_path = model_path
         self._model = None
-        self._lists: dict[tuple[str, ...], np.ndarray] = {}  # the lists encoded so far
-        self._store = None  # the loose words' vectors, each encoded alone (on first use)
+        self._store = None  # every text encoded so far (codebots.word_store), on first use
 
     @functools.cached_property
     def dim(self) -> int:
@@ -166,55 +166,53 @@ class SentenceEmbedding(Embedding):
     def has(self, word: str) -> bool:
         return True
 
-    def _encode_list(self, texts: tuple[str, ...]) -> np.ndarray:
-        """``(n, dim)`` a whole list (a vocabulary, a pool's cards) encoded as one job, in
-        batches of its own: its vectors depend on the list alone (cached on disk)."""
-        if texts not in self._lists:
-            self._lists[texts] = self._encode_cached(texts)
-        return self._lists[texts]
+    def encode_texts(self, texts: list[str]) -> np.ndarray:
+        """``(n, dim)`` unit vectors of ``texts``, grouped by token count, each group in
+        batches of exactly :data:`SENTENCE_BATCH` (no padding: a text's vector is the same
+        whatever else is encoded; see the constant)."""
+        import torch
 
-    def _encode_cached(self, texts: tuple[str, ...]) -> np.ndarray:
-        def encode() -> dict[str, np.ndarray]:
-            large = len(texts) > 5000
-            if large:  # minutes on 2 cores: say so (with a bar on a terminal)
-                note(f"encoding {len(texts):,} words with {self.name} (once, cached)")
-            start = time.perf_counter()
-            vectors = self.model.encode(
-                list(texts),
-                batch_size=SENTENCE_BATCH,
-                convert_to_numpy=True,
-                show_progress_bar=large and sys.stderr.isatty(),
-            )
-            if large:
-                note(f"done in {time.perf_counter() - start:.0f} s")
-            return {"vectors": normalize(vectors)}
+        model = self.model
+        counts = np.array([len(ids) for ids in model.tokenizer(texts)["input_ids"]])
+        batches = []  # (at most SENTENCE_BATCH,) indices into texts
+        for count in np.unique(counts):
+            same = np.flatnonzero(counts == count)
+            batches.extend(np.split(same, range(SENTENCE_BATCH, len(same), SENTENCE_BATCH)))
+        large = len(texts) > 5000
+        if large:  # a minute (MiniLM) to minutes on 2 cores: say so, with a bar on a terminal
+            note(f"encoding {len(texts):,} words with {self.name} (once, kept for every list)")
+        start = time.perf_counter()
+        if large and sys.stderr.isatty():
+            from tqdm import tqdm
 
-        return cached(
-            "encode",
-            (self.name, SENTENCE_ENCODING, texts),
-            f"{self.name} encodings of {len(texts)} texts",
-            encode,
-            store=len(texts) >= 1000,  # worth keeping: vocabularies and pools
-            tag=self.name,
-        )["vectors"]
+            batches = tqdm(batches, desc=self.name, unit="batch", leave=False)
+        prepare = getattr(model, "preprocess", None) or model.tokenize
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        with torch.inference_mode():
+            for batch in batches:
+                filled = np.resize(batch, SENTENCE_BATCH)  # repeats to the one shape
+                features = prepare([texts[i] for i in filled])
+                vectors[batch] = model(features)["sentence_embedding"][: len(batch)].numpy()
+        if large:
+            note(f"done in {time.perf_counter() - start:.0f} s")
+        return normalize(vectors)
 
-    def _encode_alone(self, words: list[str]) -> np.ndarray:
-        """``(n, dim)`` each word encoded by itself (a batch of one: no padding)."""
-        return normalize(self.model.encode(words, batch_size=1, convert_to_numpy=True))
-
-    def embed_words(self, words: Sequence[str]) -> np.ndarray:
-        """Loose words (a partner's clue, a compound's parts), each encoded alone and kept
-        (:mod:`codebots.word_store`): a word's vector never depends on what else came with it."""
+    @property
+    def store(self) -> WordStore:
         if self._store is None:
             key = (self.name, SENTENCE_ENCODING)
-            self._store = WordStore(self.name, key, self.dim, self._encode_alone)
-        return self._store.get(list(words))
+            self._store = WordStore(self.name, key, self.dim, self.encode_texts)
+        return self._store
+
+    def embed_words(self, words: Sequence[str]) -> np.ndarray:
+        """Loose words (a partner's clue, a compound's parts), from the model's word store."""
+        return self.store.get(words)
 
     def embed_vocabulary(self, words: Sequence[str]) -> np.ndarray:
-        return self._encode_list(tuple(words))
+        return self.store.get(words)
 
     def embed_cards(self, cards: Sequence[str]) -> np.ndarray:
-        return self._encode_list(tuple(" ".join(words_of(card)) for card in cards))
+        return self.store.get([" ".join(words_of(card)) for card in cards])
 
 
 class CombinedEmbedding(Embedding):

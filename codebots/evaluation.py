@@ -55,6 +55,16 @@ DASK_CONNECT_SECONDS = 5
 MIN_SLICE = 200  # games: a batch is shared among workers only in slices at least this big
 
 
+@functools.cache
+def minds_fingerprint() -> str:
+    """What every panel mind's vectors are (package versions, encoding, gloss training),
+    without loading them."""
+    from codebots.embeddings import model_fingerprint
+    from codebots.minds import PANEL
+
+    return repr([model_fingerprint(mind) for mind in PANEL])
+
+
 @dataclass(frozen=True)
 class Cell:
     variant: str
@@ -69,13 +79,16 @@ class Cell:
     @property
     def id(self) -> str:
         # The memory counts by its content, not where the file is; the variant by the rules
-        # its label resolves to, so a changed registered rule never reuses an old cell.
+        # its label resolves to, so a changed registered rule never reuses an old cell; the
+        # panel's models by what their vectors are, so a cell cached before new vectors or a
+        # new way of encoding (codebots.embeddings.model_fingerprint) is played again.
         fields = asdict(self)
         del fields["partner_memory"]
         for optional in ("partner_digest", "seats"):  # unset: the ids of older cells
             if not fields[optional]:
                 del fields[optional]
         fields["rules"] = get_variant(self.variant).rules
+        fields["minds"] = minds_fingerprint()  # new vectors or encodings: other games
         digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
         joint = "~" if self.seats else "-"
         readable = f"{self.variant}-{self.spymaster}{joint}{self.guesser}".replace("/", "_")

@@ -96,34 +96,85 @@ def test_minilm_runs_offline_from_the_packaged_model(monkeypatch):
 
 
 def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_path, monkeypatch):
-    """Results must not depend on which agent encoded a word first. A padded batch rounds a
-    word's vector differently (~1e-7) from the word alone, so a loose word is encoded alone
-    and kept in the word store (read back by a new process), and a vocabulary is encoded as
-    its own list, never from vectors another list's batches made."""
+    """Results must not depend on which agent encoded a word first, nor on the list it came
+    in. A padded batch rounds a word's vector differently (~3e-7) from the word alone; texts
+    of one token count in batches of one shape do not, so one word store per model serves
+    every list: a second list costs only its new words, and another process reads them back."""
     pytest.importorskip("sentence_transformers")
     from codebots import files
-    from codebots.embeddings import SentenceEmbedding
+    from codebots.embeddings import SENTENCE_BATCH, SentenceEmbedding
     from codebots.model_files import minilm_path
 
     monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
     words = ["ocean", "seahorse", "cat", "xylophonist", "sea", "wind"]
     crowd = [f"{word}s" for word in words] + ["a", "internationalization", "dog", "quay"]
     first = SentenceEmbedding("minilm", minilm_path())
-    alone = np.stack([first._encode_alone([word])[0] for word in words])
+    alone = np.stack([first.encode_texts([word])[0] for word in words])
     padded = first.model.encode(crowd + words, batch_size=64, convert_to_numpy=True)
     padded /= np.linalg.norm(padded, axis=1, keepdims=True)
-    assert not np.array_equal(padded[len(crowd) :], alone)  # why the store exists
-    assert np.array_equal(first.embed_words(crowd[:3] + words)[3:], alone)
-    assert np.array_equal(first.embed_words(words[::-1])[::-1], alone)
-    first._store.save()  # at exit, or while words come at most every SAVE_SECONDS
-    assert len(list(tmp_path.glob("words-minilm-*.npz"))) == 1
+    assert not np.array_equal(padded[len(crowd) :], alone)  # why batches have one shape
+    assert np.allclose(padded[len(crowd) :], alone, atol=1e-6)  # the model's own vectors
+    many = crowd * 20 + words  # more than one batch of each token count
+    assert len(many) > 2 * SENTENCE_BATCH
+    assert np.array_equal(first.encode_texts(many)[-len(words) :], alone)
+    assert np.array_equal(first.encode_texts(words[::-1])[::-1], alone)
+
+    encoded: list[list[str]] = []
+    encode = first.encode_texts
+    monkeypatch.setattr(first, "encode_texts", lambda new: encoded.append(new) or encode(new))
+    assert np.array_equal(first.embed_vocabulary(crowd + words)[len(crowd) :], alone)
+    assert np.array_equal(first.embed_words(words + ["ocean floor"])[: len(words)], alone)
+    assert encoded == [crowd + words, ["ocean floor"]]  # the second list: its new text only
+    first.store.save()  # at exit, or while words come at most every SAVE_SECONDS
+    assert len(list(tmp_path.glob("words-minilm-*/*.txt"))) == 1
+
     again = SentenceEmbedding("minilm", minilm_path())  # another process: read, not encoded
-    monkeypatch.setattr(again, "_encode_alone", lambda new: pytest.fail(f"encoded {new}"))
+    monkeypatch.setattr(again, "encode_texts", lambda new: pytest.fail(f"encoded {new}"))
     assert np.array_equal(again.embed_words(words), alone)
-    # A list is one job whatever was encoded before it in the process.
-    vocabulary = tuple(crowd + words)
-    fresh = SentenceEmbedding("minilm", minilm_path())
-    assert np.array_equal(first.embed_vocabulary(vocabulary), fresh.embed_vocabulary(vocabulary))
+    assert np.array_equal(again.embed_cards(["OCEAN FLOOR"]), first.embed_words(["ocean floor"]))
+
+
+def test_a_damaged_word_store_shard_is_ignored_and_its_words_encoded_again(
+    tmp_path, monkeypatch, capsys
+):
+    from codebots import files
+    from codebots.word_store import WordStore
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    calls = []
+
+    def encode(texts):  # a real model is not needed to keep vectors: the length and a 1
+        calls.append(list(texts))
+        return np.array([[len(text), 1.0] for text in texts], dtype=np.float32)
+
+    store = WordStore("toy", "key", 2, encode)
+    assert store.get(["ab", "abc"]).tolist() == [[2, 1], [3, 1]]
+    store.save()
+    (shard,) = tmp_path.glob("words-toy-*/*.npy")
+    np.save(shard, np.zeros((3, 2), dtype=np.float32))  # three vectors for two texts
+    fresh = WordStore("toy", "key", 2, encode)
+    assert fresh.get(["abc", "ab"]).tolist() == [[3, 1], [2, 1]]
+    assert calls == [["ab", "abc"], ["abc", "ab"]]
+    assert "ignoring the damaged word store shard" in capsys.readouterr().err
+
+
+def test_many_word_store_shards_merge_into_one(tmp_path, monkeypatch):
+    from codebots import files, word_store
+    from codebots.word_store import WordStore
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(word_store, "MAX_SHARDS", 3)
+
+    def encode(texts):
+        return np.array([[len(text), 2.0] for text in texts], dtype=np.float32)
+
+    store = WordStore("toy", "key", 2, encode)
+    for word in ["a", "bb", "ccc", "dddd"]:
+        store.get([word])
+        store.save()
+    assert len(list(tmp_path.glob("words-toy-*/*.txt"))) == 1
+    fresh = WordStore("toy", "key", 2, lambda texts: pytest.fail(f"encoded {texts}"))
+    assert fresh.get(["dddd", "a", "ccc", "bb"])[:, 0].tolist() == [4, 1, 3, 2]
 
 
 def test_combined_cosine_is_the_mean_of_the_models():

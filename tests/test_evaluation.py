@@ -234,3 +234,20 @@ def test_a_cell_id_follows_the_rules_behind_its_variant_label(monkeypatch):
     assert cell.id != before and cell.id.startswith("single-team-2019-glove-glove-")
     monkeypatch.undo()
     assert cell.id == before
+
+
+def test_a_cached_cell_is_not_reused_once_a_minds_vectors_change(monkeypatch):
+    """A cell's id (its cache file) names what the panel's vectors are: after a new way of
+    encoding or a new model package, a cached cell of the old vectors is played again."""
+    from codebots import embeddings, evaluation
+
+    cell = Cell("single-team-2019", "crossplay", "glove", 100)
+    before = cell.id
+    evaluation.minds_fingerprint.cache_clear()
+    monkeypatch.setattr(embeddings, "SENTENCE_ENCODING", "another way")
+    try:
+        assert cell.id != before
+    finally:
+        evaluation.minds_fingerprint.cache_clear()
+    monkeypatch.undo()
+    assert cell.id == before

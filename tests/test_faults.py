@@ -67,15 +67,6 @@ def _derivations():
     return np.array(sorted(f"{word}:{','.join(sorted(found[word]))}" for word in found))
 
 
-def _minilm_encodings():
-    pytest.importorskip("sentence_transformers")
-    from codebots.embeddings import load_embedding
-    from codebots.vocab import clue_vocabulary
-
-    model = load_embedding("minilm")
-    return model._encode_cached(tuple(clue_vocabulary(1000)))
-
-
 def _gloss_vectors(monkeypatch):
     import itertools
 
@@ -93,7 +84,6 @@ CACHE_KINDS = {
     "forbid": lambda monkeypatch: _forbid_table(),
     "lexicon": lambda monkeypatch: _relation_matrix(),
     "derivations": lambda monkeypatch: _derivations(),
-    "encode": lambda monkeypatch: _minilm_encodings(),
     "gloss": _gloss_vectors,
 }
 
@@ -493,3 +483,42 @@ def test_play_stopped_at_a_random_point_loses_nothing(stop, when, tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert Session.load(record).events == undisturbed.events
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", ["empty", "truncated", "corrupt", "count", "missing", "listing"])
+def test_a_damaged_word_store_shard_is_encoded_again_with_one_line(
+    fault, tmp_path, monkeypatch, capfd
+):
+    """A sentence model's word store (codebots.word_store): every shard is checked on read;
+    a damaged one is named in one line and its words encoded again, to the same vectors."""
+    pytest.importorskip("sentence_transformers")
+    from codebots.embeddings import SentenceEmbedding
+    from codebots.model_files import minilm_path
+    from codebots.vocab import clue_vocabulary
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    words = clue_vocabulary(1200)
+    expected = SentenceEmbedding("minilm", minilm_path()).embed_vocabulary(words)
+    (listing,) = tmp_path.glob("words-minilm-*/*.txt")
+    vectors = listing.with_suffix(".npy")
+    data = vectors.read_bytes()
+    if fault == "empty":
+        vectors.write_bytes(b"")
+    elif fault == "truncated":
+        vectors.write_bytes(data[: len(data) // 2])
+    elif fault == "corrupt":  # numbers changed in place, the file still loads
+        vectors.write_bytes(data[:-64] + bytes(b ^ 0xFF for b in data[-64:]))
+    elif fault == "count":  # a listing that lost a word
+        listing.write_text("\n".join(listing.read_text().split("\n")[:-1]))
+    elif fault == "missing":
+        vectors.unlink()
+    else:
+        listing.write_bytes(b"\xff\xfe not a listing")
+    capfd.readouterr()
+    again = SentenceEmbedding("minilm", minilm_path()).embed_vocabulary(words)
+    np.testing.assert_array_equal(again, expected)
+    err = capfd.readouterr().err.strip().splitlines()
+    about = [line for line in err if str(listing) in line]
+    assert len(about) == 1 and "ignoring the damaged word store shard" in about[0], err
+    assert all(line.startswith("codebots: ") for line in err), err
