@@ -207,3 +207,44 @@ def test_the_mpnet_mind_loads_offline_from_its_packages():
     vectors = model.embed_words(["ocean", "sea", "piano"])
     assert vectors.shape == (3, 768)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]  # a real model
+
+
+def _guessing(variant: str, solo_majority: bool, seeds) -> tuple:
+    from codebots.agents.crossplay import crossplay_guesser
+
+    log: list = []
+    guesser = crossplay_guesser("mpnet", solo_majority=solo_majority)  # glove+minilm+wordnet
+    rows = play(variant, make_agent("spymaster", "glove"), guesser, seeds, turn_log=log)
+    return rows, log
+
+
+def test_in_single_team_games_the_crossplay_guesser_goes_on_only_when_most_minds_agree():
+    """No rival and no clock: a second card can wait for the next clue, so past its first
+    card the cross-play guesser goes on only when most of its minds read that card first."""
+    seeds = np.arange(1000, 1150)
+    careful, careful_log = _guessing("single-team-2019", True, seeds)
+    eager, eager_log = _guessing("single-team-2019", False, seeds)
+    first = {t["seed"]: t["guesses"][:1] for t in eager_log if t["clue_no"] == 0}
+    assert all(t["guesses"][:1] == first[t["seed"]] for t in careful_log if t["clue_no"] == 0)
+
+    def per_clue(log):
+        aimed = [t for t in log if t["number"] > 0]
+        return np.mean([len(t["guesses"]) for t in aimed]), aimed
+
+    careful_mean, aimed = per_clue(careful_log)
+    eager_mean, _ = per_clue(eager_log)
+    assert careful_mean < eager_mean - 0.2  # it stops where the minds part
+    assert any(len(t["guesses"]) > 1 for t in aimed)  # and goes on where they agree
+    assert careful.assassin.sum() / careful.clues.sum() < eager.assassin.sum() / eager.clues.sum()
+    assert careful.won.mean() > eager.won.mean()
+
+
+@pytest.mark.parametrize("variant", ["marvel-coop", "classic"])
+def test_the_majority_rule_leaves_timed_and_rival_games_alone(variant):
+    seeds = np.arange(1000, 1040)
+    with_rule, log = _guessing(variant, True, seeds)
+    without, log_without = _guessing(variant, False, seeds)
+    assert log == log_without
+    assert with_rule.drop(columns=["guesser"], errors="ignore").equals(
+        without.drop(columns=["guesser"], errors="ignore")
+    )

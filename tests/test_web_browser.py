@@ -120,7 +120,7 @@ def play_by_hand(browser, limit: int = 300) -> str:
                 browser.find_element(By.ID, "pass").click()
             else:  # the keyboard: a clue typed and sent with Enter
                 browser.find_element(By.ID, "text").send_keys(f"{next(clues)} 1", Keys.ENTER)
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             continue  # the page was replaced by the server's answer meanwhile: look again
         except WebDriverException as error:  # the same race, as Chromium reports it mid-click
             if "does not belong to the document" not in str(error):

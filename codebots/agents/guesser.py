@@ -76,6 +76,7 @@ class EmbeddingGuesser:
         duet_reader: tuple[str, ...] | None = None,  # Duet: the reader fitted without these
         duet_caution: float = 1.0,  # Duet reader: p_green - caution * p_assassin
         duet_threshold: float = 0.2,  # Duet reader: go on while the value is at least this
+        solo_majority: bool = False,  # no rival, no clock: past the first card, most minds agree
     ):
         self.model = model
         self.name = name or model
@@ -94,6 +95,7 @@ class EmbeddingGuesser:
         self.duet_reader = None if duet_reader is None else weights_without(tuple(duet_reader))
         self.duet_caution = duet_caution
         self.duet_threshold = duet_threshold
+        self.solo_majority = solo_majority
         self._outside: tuple = (None, {})  # (table, word -> vector) of words outside it
         self.begin(0)
 
@@ -294,6 +296,17 @@ class EmbeddingGuesser:
         confident = (view.guesses_made == 0) | (
             (_softmax_top(sims, candidates, self.temperature) >= self.threshold) & (~expert | sure)
         )
+        if self.solo_majority and view.variant.opponent == "none":
+            # A single-team game has no rival and no clock: a second card costs nothing to
+            # leave for the next clue, and a stranger's second card is often not what its
+            # giver meant (docs/cross-model-notes.md). Go past the first only when most of
+            # the minds read the card the guesser chose as the clue's first.
+            later = view.active & (view.guesses_made > 0) & ~expert
+            agreed = np.ones(len(best), dtype=bool)
+            agreed[later] = self._majority_agrees(
+                table, clue[later], view.cards[later], candidates[later], best[later]
+            )
+            confident = confident & agreed
         on_clue = wants_more & confident & ~give_up
         take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number & ~give_up
         choice = np.where(take_leftover, leftover_card, best)
@@ -304,6 +317,19 @@ class EmbeddingGuesser:
         self._last_card = np.where(view.active & ~stop, choice, -1)
         self._last_slot = np.where(from_old, slot_of_old.argmax(axis=1), self._current)
         return np.where(stop, STOP, choice)
+
+    def _majority_agrees(self, table, clue, cards, candidates, choice) -> np.ndarray:
+        """``(R,) bool``: more than half of the guesser's minds (the parts of its combined
+        vectors) rank ``choice`` first among ``candidates`` for ``clue`` ((R, d))."""
+        from codebots.embeddings import load_embedding
+
+        bounds = np.cumsum([0] + [load_embedding(part).dim for part in self.model.split("+")])
+        votes = np.zeros(len(choice), dtype=np.int64)
+        vectors = table.card_vectors[cards]  # (R, 25, d)
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            sims = np.einsum("rkd,rd->rk", vectors[:, :, start:stop], clue[:, start:stop])
+            votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
+        return 2 * votes > len(bounds) - 1
 
     def _read_duet(self, view: GuesserView, current, old, candidates) -> np.ndarray:
         """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
