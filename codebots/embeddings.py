@@ -43,8 +43,38 @@ from codebots.word_vectors import WordVectors, normalize
 # alone, one or two threads; tests/test_embeddings.py) and one word store per model serves
 # every list. 64 encodes as fast as any size measured (MiniLM 1,200 words/s on 2 cores).
 SENTENCE_BATCH = 64
-# How sentence models encode (part of every cache key of their encodings and tables).
+# How sentence models encode (with the precision, part of every cache key of their
+# encodings and tables).
 SENTENCE_ENCODING = f"same-token-count batches of {SENTENCE_BATCH}, filled with repeats"
+PRECISIONS = ("bfloat16", "float32")
+
+
+@functools.cache
+def sentence_precision() -> str:
+    """``bfloat16`` on a processor with bfloat16 units (AVX512-BF16 or AMX): the sentence
+    models then encode 2-3.4x faster (MiniLM 2,000 words/s on 2 cores, MPNet 500) with vectors
+    within cosine 0.9998 of float32's; else ``float32`` (emulated bfloat16 would be slower).
+    ``CODEBOTS_SENTENCE_PRECISION`` chooses one; the cache keys say which was used."""
+    asked = os.environ.get("CODEBOTS_SENTENCE_PRECISION", "").strip().lower()
+    if asked:
+        if asked not in PRECISIONS:
+            raise CodebotsError(
+                f"CODEBOTS_SENTENCE_PRECISION={asked!r}; use {' or '.join(PRECISIONS)}"
+            )
+        return asked
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            flags = next((line for line in info if line.startswith("flags")), "").split()
+    except OSError:  # not Linux: no way to tell cheaply, and float32 is never slow
+        return "float32"
+    return "bfloat16" if {"avx512_bf16", "amx_bf16"} & set(flags) else "float32"
+
+
+def sentence_encoding() -> str:
+    """How sentence models encode here: the batching and the precision."""
+    return f"{SENTENCE_ENCODING}, {sentence_precision()}"
+
+
 # Sentence models by spec: where their files are (codebots.model_files; nothing downloads).
 SENTENCE_MODELS = {"minilm": model_files.minilm_path, "mpnet": model_files.mpnet_path}
 
@@ -188,11 +218,13 @@ class SentenceEmbedding(Embedding):
             batches = tqdm(batches, desc=self.name, unit="batch", leave=False)
         prepare = getattr(model, "preprocess", None) or model.tokenize
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
-        with torch.inference_mode():
+        half = sentence_precision() == "bfloat16"
+        with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=half):
             for batch in batches:
                 filled = np.resize(batch, SENTENCE_BATCH)  # repeats to the one shape
                 features = prepare([texts[i] for i in filled])
-                vectors[batch] = model(features)["sentence_embedding"][: len(batch)].numpy()
+                encoded = model(features)["sentence_embedding"][: len(batch)]
+                vectors[batch] = encoded.float().numpy()
         if large:
             note(f"done in {time.perf_counter() - start:.0f} s")
         return normalize(vectors)
@@ -200,7 +232,7 @@ class SentenceEmbedding(Embedding):
     @property
     def store(self) -> WordStore:
         if self._store is None:
-            key = (self.name, SENTENCE_ENCODING)
+            key = (self.name, sentence_encoding())
             self._store = WordStore(self.name, key, self.dim, self.encode_texts)
         return self._store
 
@@ -307,7 +339,7 @@ def model_fingerprint(spec: str) -> tuple:
 
             parts.append((part, fingerprint()))
         elif part in SENTENCE_MODELS:
-            parts.append((part, SENTENCE_ENCODING))
+            parts.append((part, sentence_encoding()))
         else:
             parts.append((part,))
     return tuple(parts)

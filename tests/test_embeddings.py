@@ -113,7 +113,8 @@ def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_pa
     padded = first.model.encode(crowd + words, batch_size=64, convert_to_numpy=True)
     padded /= np.linalg.norm(padded, axis=1, keepdims=True)
     assert not np.array_equal(padded[len(crowd) :], alone)  # why batches have one shape
-    assert np.allclose(padded[len(crowd) :], alone, atol=1e-6)  # the model's own vectors
+    # The model's own vectors (in the last digits, bfloat16 where the processor has it).
+    assert ((padded[len(crowd) :] * alone).sum(axis=1) > 0.999).all()
     many = crowd * 20 + words  # more than one batch of each token count
     assert len(many) > 2 * SENTENCE_BATCH
     assert np.array_equal(first.encode_texts(many)[-len(words) :], alone)
@@ -244,3 +245,41 @@ def test_a_changed_vector_file_is_another_vocabulary(tmp_path, monkeypatch):
     second = shared_vocabulary.__wrapped__(("glove", spec), 500)
     load_embedding.cache_clear()
     assert second == tuple(word for word in first if word != dropped)
+
+
+def test_sentence_precision_is_chosen_by_the_processor_or_the_environment(monkeypatch):
+    from codebots import embeddings
+
+    monkeypatch.setenv("CODEBOTS_SENTENCE_PRECISION", "half")
+    embeddings.sentence_precision.cache_clear()
+    try:
+        with pytest.raises(CodebotsError, match="use bfloat16 or float32"):
+            embeddings.sentence_precision()
+        monkeypatch.setenv("CODEBOTS_SENTENCE_PRECISION", "Float32")
+        embeddings.sentence_precision.cache_clear()
+        assert embeddings.sentence_precision() == "float32"
+        assert embeddings.sentence_encoding().endswith("float32")
+    finally:
+        embeddings.sentence_precision.cache_clear()
+
+
+def test_bfloat16_and_float32_encodings_are_the_same_words(monkeypatch, tmp_path):
+    """The precision changes a word's vector in its last digits only (cosine > 0.999), and
+    each precision gives the same vectors every time."""
+    pytest.importorskip("sentence_transformers")
+    from codebots import embeddings, files
+    from codebots.model_files import minilm_path
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    words = ["ocean", "seahorse", "xylophonist", "ice cream", "quay"]
+    vectors = {}
+    for precision in embeddings.PRECISIONS:
+        monkeypatch.setenv("CODEBOTS_SENTENCE_PRECISION", precision)
+        embeddings.sentence_precision.cache_clear()
+        model = embeddings.SentenceEmbedding("minilm", minilm_path())
+        vectors[precision] = model.encode_texts(words)
+        assert np.array_equal(model.encode_texts(words[::-1])[::-1], vectors[precision])
+    embeddings.sentence_precision.cache_clear()
+    cosines = (vectors["bfloat16"] * vectors["float32"]).sum(axis=1)
+    assert not np.array_equal(vectors["bfloat16"], vectors["float32"])
+    assert cosines.min() > 0.999

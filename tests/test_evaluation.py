@@ -244,7 +244,7 @@ def test_a_cached_cell_is_not_reused_once_a_minds_vectors_change(monkeypatch):
     cell = Cell("single-team-2019", "crossplay", "glove", 100)
     before = cell.id
     evaluation.minds_fingerprint.cache_clear()
-    monkeypatch.setattr(embeddings, "SENTENCE_ENCODING", "another way")
+    monkeypatch.setattr(embeddings, "sentence_encoding", lambda: "another way")
     try:
         assert cell.id != before
     finally:
