@@ -203,7 +203,9 @@ class SentenceEmbedding(Embedding):
         import torch
 
         model = self.model
-        counts = np.array([len(ids) for ids in model.tokenizer(texts)["input_ids"]])
+        prepare = getattr(model, "preprocess", None) or model.tokenize
+        # Token counts from the same preparation as the batches' (so a batch never pads).
+        counts = prepare(texts)["attention_mask"].sum(dim=1).numpy()
         batches = []  # (at most SENTENCE_BATCH,) indices into texts
         for count in np.unique(counts):
             same = np.flatnonzero(counts == count)
@@ -216,7 +218,6 @@ class SentenceEmbedding(Embedding):
             from tqdm import tqdm
 
             batches = tqdm(batches, desc=self.name, unit="batch", leave=False)
-        prepare = getattr(model, "preprocess", None) or model.tokenize
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
         half = sentence_precision() == "bfloat16"
         with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=half):
