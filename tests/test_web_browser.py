@@ -104,6 +104,19 @@ def present(browser, element_id: str):
         return None
 
 
+def shown(browser, element_id: str, containing: str = "", timeout: float = 30):
+    """The element once the page the last click or Enter asked for shows it (with the text
+    ``containing``): the answer can take longer than the click under load, and the page
+    being left may still be there meanwhile."""
+
+    def ready(driver):
+        element = present(driver, element_id)
+        return element if element is not None and containing in element.text else None
+
+    wait = WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
+    return wait.until(ready)
+
+
 def play_by_hand(browser, limit: int = 300) -> str:
     """Click the first card in play, pass where the AI may act, or type a clue and press
     Enter, until the result shows; returns it."""
@@ -154,7 +167,7 @@ def test_a_classic_game_as_the_spymaster(browser, server):
 
 def test_a_duet_game_as_player_zero_to_its_end(browser, server):
     game_id = new_game(browser, server, "duet", seed=11)
-    assert "time bank" in present(browser, "status-line").text
+    assert shown(browser, "status-line", "time bank")
     result = play_by_hand(browser)
     assert result.startswith(("You won", "You lost"))
     assert present(browser, "other-side") is not None  # the AI's side, shown at the end
@@ -176,7 +189,7 @@ def test_a_mission_from_a_campaign_file(browser, server):
     base, records = server
     browser.get(base + "/campaigns")
     browser.find_element(By.ID, "name").send_keys("my-log", Keys.ENTER)
-    assert "0 of 24 missions won" in present(browser, "progress").text
+    assert shown(browser, "progress", "0 of 24 missions won")
     missions = browser.find_elements(By.CSS_SELECTOR, "#map .mission.is-open")
     assert [m.get_attribute("data-mission") for m in missions] == [
         "london",
@@ -186,11 +199,9 @@ def test_a_mission_from_a_campaign_file(browser, server):
     browser.find_element(By.ID, "play-london").click()
     result = play_by_hand(browser)
     assert result.startswith(("You won", "You lost"))
-    WebDriverWait(browser, 30).until(lambda driver: present(driver, "campaign-notes"))
-    notes = present(browser, "campaign-notes").text
-    assert "campaign saved to" in notes
+    assert shown(browser, "campaign-notes", "campaign saved to")
     progress = json.loads((records / "campaigns" / "my-log.json").read_text())
     assert [game["mission"] for game in progress["games"]] == ["london"]
     assert progress["won"] == (["london"] if result.startswith("You won") else [])
     browser.find_element(By.ID, "back-to-map").click()
-    assert f"{len(progress['won'])} of 24 missions won" in present(browser, "progress").text
+    assert shown(browser, "progress", f"{len(progress['won'])} of 24 missions won")
