@@ -188,7 +188,8 @@ class WordStore:
             if not texts:
                 return
             self._write_shard(list(texts), np.stack(list(texts.values())))
-            for listing in listings:
-                listing.unlink(missing_ok=True)
-                listing.with_suffix(".npy").unlink(missing_ok=True)
+            for listing in listings:  # the listing first: a shard without one is not read
+                with contextlib.suppress(OSError):  # mapped by a reader (Windows): left be
+                    listing.unlink(missing_ok=True)
+                    listing.with_suffix(".npy").unlink(missing_ok=True)
         self._refresh()
