@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from codebots import files
+from codebots.cache_folder import mark_used
 from codebots.errors import note
 from codebots.files import atomic_write, build_lock
 
@@ -157,7 +158,9 @@ def cached(
             return build()
         if path.exists():
             try:
-                return read(path, kind, key)
+                arrays = read(path, kind, key)
+                mark_used(path)  # for codebots cache --prune
+                return arrays
             except Unusable as problem:
                 note(f"cache file {path} {problem}; rebuilding it ({built_from})")
         arrays = timed_build(kind, tag, built_from, build)

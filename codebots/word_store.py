@@ -33,6 +33,7 @@ import numpy as np
 
 from codebots import files
 from codebots.cache import key_digest, timed_build
+from codebots.cache_folder import mark_used
 from codebots.errors import note
 
 SAVE_SECONDS = 10.0  # loose texts come one clue at a time: not a shard for each
@@ -162,6 +163,8 @@ class WordStore:
         """Read the shards written since the last look (by this process or another)."""
         if not self.directory.is_dir():
             return
+        if not self._seen:
+            mark_used(self.directory)  # for codebots cache --prune
         for listing in sorted(self.directory.glob("*.txt")):
             if listing.stem in self._seen:
                 continue
