@@ -53,10 +53,24 @@ def entries(folder: Path) -> list[Entry]:
     return found
 
 
-def prune(folder: Path, days: float, now: float | None = None) -> list[Entry]:
+def by_kind(found: list[Entry]) -> list[tuple[str, int, int, float]]:
+    """``(kind, entries, bytes, last used)`` for each kind of entry, by name."""
+    kinds = sorted({entry.kind for entry in found})
+    return [
+        (
+            kind,
+            sum(entry.kind == kind for entry in found),
+            sum(entry.size for entry in found if entry.kind == kind),
+            max(entry.last_used for entry in found if entry.kind == kind),
+        )
+        for kind in kinds
+    ]
+
+
+def prune(folder: Path, days: float) -> list[Entry]:
     """Remove the entries unused for ``days`` days (and their lock files, and lock files
     whose entry is gone); returns what was removed."""
-    now = time.time() if now is None else now
+    now = time.time()
     removed = []
     for entry in entries(folder):
         if now - entry.last_used < days * DAY:
@@ -75,8 +89,11 @@ def prune(folder: Path, days: float, now: float | None = None) -> list[Entry]:
 
 
 def human_size(size: float) -> str:
-    for unit in ("B", "kB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+    """``size`` bytes as B, kB, MB or GB (powers of 1,000)."""
+    if size < 1000:
+        return f"{size:,.0f} B"
+    for unit in ("kB", "MB"):
         size /= 1000
-    return f"{size:,.1f} GB"
+        if size < 1000:
+            return f"{size:,.1f} {unit}"
+    return f"{size / 1000:,.1f} GB"

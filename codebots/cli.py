@@ -117,7 +117,7 @@ def cache(
     import datetime
 
     from codebots import files
-    from codebots.cache_folder import entries, human_size
+    from codebots.cache_folder import by_kind, entries, human_size
     from codebots.cache_folder import prune as prune_folder
 
     folder = files.CACHE_DIR
@@ -127,13 +127,9 @@ def cache(
         typer.echo(f"removed {_entries(len(removed))} unused for {prune:g} days ({freed})")
     found = entries(folder)
     typer.echo(f"{folder}: {human_size(sum(e.size for e in found))} in {_entries(len(found))}")
-    kinds = sorted({entry.kind for entry in found})
-    for kind in kinds:
-        of_kind = [entry for entry in found if entry.kind == kind]
-        last = max(entry.last_used for entry in of_kind)
+    for kind, count, size, last in by_kind(found):
         day = datetime.date.fromtimestamp(last).isoformat()
-        size = human_size(sum(entry.size for entry in of_kind))
-        typer.echo(f"  {kind:<12} {_entries(len(of_kind)):>12}  {size:>10}  last used {day}")
+        typer.echo(f"  {kind:<12} {_entries(count):>12}  {human_size(size):>10}  last used {day}")
 
 
 def _entries(count: int) -> str:

@@ -74,12 +74,8 @@ class WordStore:
                 new = self._new(texts)
                 if new:
                     described = f"{len(new):,} new texts"
-                    self._unsaved.update(
-                        zip(
-                            new,
-                            timed_build("encode", self.name, described, lambda: self.encode(new)),
-                        )
-                    )
+                    vectors = timed_build("encode", self.name, described, lambda: self.encode(new))
+                    self._unsaved.update(zip(new, vectors))
                     self.save()
         elif new:
             self._unsaved.update(zip(new, self.encode(new)))

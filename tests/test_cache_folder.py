@@ -71,3 +71,15 @@ def test_the_cache_command_shows_the_kinds_and_prunes(tmp_path, monkeypatch):
     assert not (tmp_path / "forbid-aaaa.npz").exists()
     refused = runner.invoke(app, ["cache", "--prune", "-1"])
     assert refused.exit_code != 0
+
+
+def test_sizes_read_in_powers_of_a_thousand():
+    from codebots.cache_folder import human_size
+
+    assert [human_size(n) for n in (0, 999, 1500, 2_345_678, 6.04e9)] == [
+        "0 B",
+        "999 B",
+        "1.5 kB",
+        "2.3 MB",
+        "6.0 GB",
+    ]

@@ -30,6 +30,13 @@ CASES = {
     "marvel-glove": ("marvel-coop", "glove", "glove", False, 100),
     "duet-glove-seats": ("duet", "glove", "glove", True, 100),
     "single-team-crossplay": ("single-team-2019", "crossplay[without=glove]", "glove", False, 60),
+    "single-team-crossplay-guesser": (
+        "single-team-2019",
+        "glove",
+        "crossplay[without=glove]",
+        False,
+        60,
+    ),
     "duet-crossplay-seats": ("duet", "crossplay[without=glove]", "glove", True, 60),
     "experts-lexicon": ("marvel-coop[experts]", "glove-lexicon", "minilm", False, 60),
 }

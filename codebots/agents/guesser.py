@@ -5,6 +5,8 @@ See :class:`EmbeddingGuesser`; the spymaster it plays with is in ``codebots.agen
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from codebots.agents import duet_reader
@@ -303,8 +305,8 @@ class EmbeddingGuesser:
             # the minds read the card the guesser chose as the clue's first.
             later = view.active & (view.guesses_made > 0) & ~expert
             agreed = np.ones(len(best), dtype=bool)
-            agreed[later] = self._majority_agrees(
-                table, clue[later], view.cards[later], candidates[later], best[later]
+            agreed[later] = self._majority_agrees(  # the card vectors gathered above
+                cards[later[guessing]], clue[later], candidates[later], best[later]
             )
             confident = confident & agreed
         on_clue = wants_more & confident & ~give_up
@@ -318,18 +320,22 @@ class EmbeddingGuesser:
         self._last_slot = np.where(from_old, slot_of_old.argmax(axis=1), self._current)
         return np.where(stop, STOP, choice)
 
-    def _majority_agrees(self, table, clue, cards, candidates, choice) -> np.ndarray:
-        """``(R,) bool``: more than half of the guesser's minds (the parts of its combined
-        vectors) rank ``choice`` first among ``candidates`` for ``clue`` ((R, d))."""
+    @functools.cached_property
+    def _mind_slices(self) -> list[slice]:
+        """Each mind's columns of the (combined) vectors, in the order of the model's parts."""
         from codebots.embeddings import load_embedding
 
         bounds = np.cumsum([0] + [load_embedding(part).dim for part in self.model.split("+")])
+        return [slice(start, stop) for start, stop in zip(bounds[:-1], bounds[1:])]
+
+    def _majority_agrees(self, cards, clue, candidates, choice) -> np.ndarray:
+        """``(R,) bool``: more than half of the guesser's minds rank ``choice`` first among
+        ``candidates`` for ``clue`` ((R, d)); ``cards`` (R, 25, d) the boards' vectors."""
         votes = np.zeros(len(choice), dtype=np.int64)
-        vectors = table.card_vectors[cards]  # (R, 25, d)
-        for start, stop in zip(bounds[:-1], bounds[1:]):
-            sims = np.einsum("rkd,rd->rk", vectors[:, :, start:stop], clue[:, start:stop])
+        for part in self._mind_slices:
+            sims = np.einsum("rkd,rd->rk", cards[:, :, part], clue[:, part])
             votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
-        return 2 * votes > len(bounds) - 1
+        return 2 * votes > len(self._mind_slices)
 
     def _read_duet(self, view: GuesserView, current, old, candidates) -> np.ndarray:
         """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
