@@ -76,7 +76,7 @@ def variants() -> None:
 def agents() -> None:
     """List every registered spymaster and guesser with a one-line description."""
     from codebots.agents import GUESSERS, SPYMASTERS
-    from codebots.agents.base import SUMMARIES
+    from codebots.agents.registry import SUMMARIES
 
     width = max(len(name) for name in (*SPYMASTERS, *GUESSERS))
     for role, registry in (("spymaster", SPYMASTERS), ("guesser", GUESSERS)):

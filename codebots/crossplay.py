@@ -50,7 +50,7 @@ AGREEMENT_VARIANT = "single-team-2019[zero_clues=false]"  # plain clues, no warn
 def left_out(candidate: str, mind: str) -> str:
     """The candidate built without ``mind`` (and without what it already leaves out):
     ``crossplay`` -> ``crossplay[without=glove]``."""
-    from codebots.agents.base import split_agent_name
+    from codebots.agents.registry import split_agent_name
 
     base, options = split_agent_name(candidate)
     options["without"] = "+".join(filter(None, (options.get("without", ""), mind)))

@@ -25,8 +25,10 @@ import functools
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -36,12 +38,13 @@ from codebots.errors import CodebotsError, note
 from codebots.morphology import compound_parts, words_of
 from codebots.word_store import WordStore
 from codebots.word_vectors import WordVectors, normalize
+from codebots.workers import thread_budget
 
 # Sentence models encode texts of one token count together in batches of exactly this many
 # (the last filled with repeats): every matrix product then has one shape whatever else is
 # encoded, so a text's vector depends on the text alone (bit for bit: any list, any order,
-# alone, one or two threads; tests/test_embeddings.py) and one word store per model serves
-# every list. 64 encodes as fast as any size measured (MiniLM 1,200 words/s on 2 cores).
+# alone, any thread count; tests/test_embeddings.py) and one word store per model serves
+# every list. 64 encodes as fast as any size measured.
 SENTENCE_BATCH = 64
 # How sentence models encode (with the precision, part of every cache key of their
 # encodings and tables).
@@ -52,7 +55,7 @@ PRECISIONS = ("bfloat16", "float32")
 @functools.cache
 def sentence_precision() -> str:
     """``bfloat16`` on a processor with bfloat16 units (AVX512-BF16 or AMX): the sentence
-    models then encode 2-3.4x faster (MiniLM 2,000 words/s on 2 cores, MPNet 500) with vectors
+    models then encode 2-3.4x faster (MiniLM 3,500 words/s on 2 cores, MPNet 800) with vectors
     within cosine 0.9998 of float32's; else ``float32`` (emulated bfloat16 would be slower).
     ``CODEBOTS_SENTENCE_PRECISION`` chooses one; the cache keys say which was used."""
     asked = os.environ.get("CODEBOTS_SENTENCE_PRECISION", "").strip().lower()
@@ -182,9 +185,11 @@ class SentenceEmbedding(Embedding):
             import torch
             from sentence_transformers import SentenceTransformer
 
-            from codebots.workers import thread_budget
-
-            torch.set_num_threads(thread_budget())
+            # One torch thread per encoding thread (encode_texts runs thread_budget() of them
+            # on separate batches): a single word's matrix products are too small to split
+            # between cores, and two torch threads on one batch ran at 0.8-0.9x of one
+            # thread, two batches side by side at 1.7-2.1x (MPNet 825 words/s, MiniLM 3,500).
+            torch.set_num_threads(1)
 
             if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
                 from transformers.utils import logging as transformers_logging
@@ -211,21 +216,34 @@ class SentenceEmbedding(Embedding):
             same = np.flatnonzero(counts == count)
             batches.extend(np.split(same, range(SENTENCE_BATCH, len(same), SENTENCE_BATCH)))
         large = len(texts) > 5000
-        if large:  # a minute (MiniLM) to minutes on 2 cores: say so, with a bar on a terminal
+        if large:  # seconds (MiniLM) to a minute on 2 cores: say so, with a bar on a terminal
             note(f"encoding {len(texts):,} words with {self.name} (once, kept for every list)")
         start = time.perf_counter()
-        if large and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            batches = tqdm(batches, desc=self.name, unit="batch", leave=False)
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
         half = sentence_precision() == "bfloat16"
-        with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=half):
-            for batch in batches:
+        tokenizing = threading.Lock()  # a fast tokenizer is not safe to call from two threads
+
+        def encode(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # inference mode and autocast are per thread: entered in the thread that computes
+            with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=half):
                 filled = np.resize(batch, SENTENCE_BATCH)  # repeats to the one shape
-                features = prepare([texts[i] for i in filled])
+                with tokenizing:
+                    features = prepare([texts[i] for i in filled])
                 encoded = model(features)["sentence_embedding"][: len(batch)]
-                vectors[batch] = encoded.float().numpy()
+                return batch, encoded.float().numpy()
+
+        threads = min(thread_budget(), len(batches))
+        pool = ThreadPoolExecutor(threads, thread_name_prefix=self.name)
+        try:
+            done = pool.map(encode, batches) if threads > 1 else map(encode, batches)
+            if large and sys.stderr.isatty():  # a minute (MPNet) on 2 cores: show it moving
+                from tqdm import tqdm
+
+                done = tqdm(done, total=len(batches), desc=self.name, unit="batch", leave=False)
+            for batch, encoded in done:
+                vectors[batch] = encoded
+        finally:  # on Ctrl-C, stop at the batches running rather than after the last
+            pool.shutdown(cancel_futures=True)
         if large:
             note(f"done in {time.perf_counter() - start:.0f} s")
         return normalize(vectors)

@@ -12,7 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from codebots.evaluation import grid_table, load_config, run_grid, write_outputs
+from codebots.evaluation import grid_table, run_grid, write_outputs
+from codebots.grid_config import load_config
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

@@ -129,8 +129,8 @@ def test_every_documented_command_names_registered_variants_and_agents():
     import re
     import shlex
 
-    from codebots.agents.base import check_agent
-    from codebots.evaluation import parse_pairs, split_pair
+    from codebots.agents.registry import check_agent
+    from codebots.grid_config import parse_pairs, split_pair
     from codebots.variants import get_variant, split_labels
 
     commands = documented_commands()

@@ -109,6 +109,7 @@ def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_pa
     words = ["ocean", "seahorse", "cat", "xylophonist", "sea", "wind"]
     crowd = [f"{word}s" for word in words] + ["a", "internationalization", "dog", "quay"]
     first = SentenceEmbedding("minilm", minilm_path())
+    monkeypatch.setenv("CODEBOTS_THREADS", "1")  # one encoding thread here, two below
     alone = np.stack([first.encode_texts([word])[0] for word in words])
     padded = first.model.encode(crowd + words, batch_size=64, convert_to_numpy=True)
     padded /= np.linalg.norm(padded, axis=1, keepdims=True)
@@ -117,6 +118,7 @@ def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_pa
     assert ((padded[len(crowd) :] * alone).sum(axis=1) > 0.999).all()
     many = crowd * 20 + words  # more than one batch of each token count
     assert len(many) > 2 * SENTENCE_BATCH
+    monkeypatch.setenv("CODEBOTS_THREADS", "2")  # batches side by side: the same vectors
     assert np.array_equal(first.encode_texts(many)[-len(words) :], alone)
     assert np.array_equal(first.encode_texts(words[::-1])[::-1], alone)
 

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from codebots.cli import app
 from codebots.errors import CodebotsError
-from codebots.evaluation import Cell, grid_table, load_config, run_grid, write_outputs
+from codebots.evaluation import grid_table, run_grid, write_outputs
+from codebots.grid_config import Cell, load_config
 
 runner = CliRunner()
 QUICK = [Cell("classic", "random", "random", 200), Cell("duet", "random", "oracle", 200)]
@@ -239,15 +240,15 @@ def test_a_cell_id_follows_the_rules_behind_its_variant_label(monkeypatch):
 def test_a_cached_cell_is_not_reused_once_a_minds_vectors_change(monkeypatch):
     """A cell's id (its cache file) names what the panel's vectors are: after a new way of
     encoding or a new model package, a cached cell of the old vectors is played again."""
-    from codebots import embeddings, evaluation
+    from codebots import embeddings, grid_config
 
     cell = Cell("single-team-2019", "crossplay", "glove", 100)
     before = cell.id
-    evaluation.minds_fingerprint.cache_clear()
+    grid_config.minds_fingerprint.cache_clear()
     monkeypatch.setattr(embeddings, "sentence_encoding", lambda: "another way")
     try:
         assert cell.id != before
     finally:
-        evaluation.minds_fingerprint.cache_clear()
+        grid_config.minds_fingerprint.cache_clear()
     monkeypatch.undo()
     assert cell.id == before

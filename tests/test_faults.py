@@ -522,3 +522,37 @@ def test_a_damaged_word_store_shard_is_encoded_again_with_one_line(
     about = [line for line in err if str(listing) in line]
     assert len(about) == 1 and "ignoring the damaged word store shard" in about[0], err
     assert all(line.startswith("codebots: ") for line in err), err
+
+
+def test_a_damaged_mpnet_archive_is_a_one_line_error_and_leaves_no_model(tmp_path):
+    """The parts are joined and extracted with every member's CRC checked on the way: a
+    flipped byte in a member is a clear error naming the fix, and no half model is left."""
+    import zipfile
+
+    from codebots.errors import CodebotsError
+    from codebots.model_files import _unpack
+
+    archive = tmp_path / "model.zip"
+    payload = bytes(range(256)) * 400
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
+        out.writestr("all-mpnet-base-v2/config.json", b'{"dim": 768}')
+        out.writestr("all-mpnet-base-v2/model.safetensors", payload)
+    data = bytearray(archive.read_bytes())
+    half = len(data) // 2
+    parts = [tmp_path / "part-001", tmp_path / "part-002"]
+    parts[0].write_bytes(data[:half])
+    parts[1].write_bytes(data[half:])
+    target = tmp_path / "models" / "all-mpnet-base-v2-whole"
+    _unpack(parts, target)  # whole: unpacked and in place
+    assert (target / "model.safetensors").read_bytes() == payload
+
+    at = data.index(payload[:512]) + 1000  # a byte inside the weights, not a header
+    data[at] ^= 0xFF
+    parts[0].write_bytes(data[:half])
+    parts[1].write_bytes(data[half:])
+    damaged = tmp_path / "models" / "all-mpnet-base-v2-damaged"
+    with pytest.raises(CodebotsError, match="do not make a whole model .*reinstall") as error:
+        _unpack(parts, damaged)
+    assert "\n" not in str(error.value)
+    assert not damaged.exists()
+    assert sorted(path.name for path in damaged.parent.iterdir()) == [target.name]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from codebots.agents.base import Clues, register
+from codebots.agents.base import Clues
+from codebots.agents.registry import register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
 from codebots.validity import variant_checker

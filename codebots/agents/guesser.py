@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 
-from codebots.agents import duet_reader
+import codebots.agents.duet_reader as duet_reader
 from codebots.agents.duet_reader import weights_without
 from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary, unit_rows
 from codebots.agents.views import ASSASSIN, OWN, GuesserView

@@ -5,10 +5,10 @@ Importing this module registers them; ``codebots.agents`` does so.
 
 from __future__ import annotations
 
-from codebots.agents.base import make_agent, register, split_agent_name
 from codebots.agents.crossplay import CAREFUL_CLUES, crossplay_guesser, crossplay_spymaster
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
+from codebots.agents.registry import make_agent, register, split_agent_name
 
 EMBEDDING_SPYMASTERS: list[str] = []  # the names `codebots clue` accepts
 

@@ -183,7 +183,7 @@ def _pairing(pair: str | None, spymaster: str | None, guesser: str | None):
     from codebots.agents import make_agent
     from codebots.arena import Seat
     from codebots.errors import CodebotsError
-    from codebots.evaluation import split_pair
+    from codebots.grid_config import split_pair
 
     if pair is None:
         spymaster, guesser = spymaster or "glove", guesser or "glove"

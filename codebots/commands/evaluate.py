@@ -95,14 +95,8 @@ def evaluate(
     With --out-dir, every finished batch of games is kept: after Ctrl-C (or a crash) the
     same command plays only the rest.
     """
-    from codebots.evaluation import (
-        GridConfig,
-        grid_table,
-        load_config,
-        parse_pairs,
-        run_grid,
-        write_outputs,
-    )
+    from codebots.evaluation import grid_table, run_grid, write_outputs
+    from codebots.grid_config import GridConfig, load_config, parse_pairs
     from codebots.variants import split_labels
 
     cache = None

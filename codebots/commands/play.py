@@ -247,8 +247,8 @@ def _open_session(resume: str | None, given: dict):
 
 def partner_line(spymaster: str, guesser: str) -> str:
     """Who the AI is, and the wait for its models the first time."""
-    from codebots.agents.base import split_agent_name
     from codebots.agents.crossplay import committee
+    from codebots.agents.registry import split_agent_name
 
     names = {*spymaster.split("|"), guesser}  # rival spymasters: red's|blue's
     line = f"the AI: spymaster {spymaster}, guesser {guesser}"

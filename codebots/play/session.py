@@ -77,7 +77,7 @@ class Session(DuetChoices, Bonuses, Explaining):
     cut_off: int | None = None  # set by load: the line of a cut-off last move it dropped
 
     def __post_init__(self) -> None:
-        from codebots.agents.base import check_agent
+        from codebots.agents.registry import check_agent
 
         if self.role not in ROLES:
             raise CodebotsError(f"role must be one of {', '.join(ROLES)}, not '{self.role}'")
