@@ -27,7 +27,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -201,10 +201,13 @@ class SentenceEmbedding(Embedding):
     def has(self, word: str) -> bool:
         return True
 
-    def encode_texts(self, texts: list[str]) -> np.ndarray:
+    def encode_texts(
+        self, texts: list[str], keep: Callable[[list[str], np.ndarray], None] | None = None
+    ) -> np.ndarray:
         """``(n, dim)`` unit vectors of ``texts``, grouped by token count, each group in
         batches of exactly :data:`SENTENCE_BATCH` (no padding: a text's vector is the same
-        whatever else is encoded; see the constant)."""
+        whatever else is encoded; see the constant). Each finished batch is also handed to
+        ``keep(texts, vectors)`` (the word store keeps them as it goes)."""
         import torch
 
         model = self.model
@@ -230,7 +233,7 @@ class SentenceEmbedding(Embedding):
                 with tokenizing:
                     features = prepare([texts[i] for i in filled])
                 encoded = model(features)["sentence_embedding"][: len(batch)]
-                return batch, encoded.float().numpy()
+                return batch, normalize(encoded.float().numpy())
 
         threads = min(thread_budget(), len(batches))
         pool = ThreadPoolExecutor(threads, thread_name_prefix=self.name)
@@ -242,11 +245,13 @@ class SentenceEmbedding(Embedding):
                 done = tqdm(done, total=len(batches), desc=self.name, unit="batch", leave=False)
             for batch, encoded in done:
                 vectors[batch] = encoded
+                if keep is not None:
+                    keep([texts[i] for i in batch], encoded)
         finally:  # on Ctrl-C, stop at the batches running rather than after the last
             pool.shutdown(cancel_futures=True)
         if large:
             note(f"done in {time.perf_counter() - start:.0f} s")
-        return normalize(vectors)
+        return vectors
 
     @property
     def store(self) -> WordStore:

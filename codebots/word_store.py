@@ -11,7 +11,8 @@ On disk the store is a folder ``<cache>/words-<model>-<digest>/`` of append-only
 texts, one a line), each written atomically, the ``.txt`` last, so a shard exists only once
 whole, and is checked on every read.
 A list of :data:`BULK` texts or more is encoded under a lock (two workers on a fresh machine
-encode it once) and written as a shard at once; fewer new texts are kept in memory and
+encode it once) and written as shards as it goes (a part every :data:`SAVE_SECONDS`, so an
+interrupted cold build resumes where it stopped); fewer new texts are kept in memory and
 written at most every :data:`SAVE_SECONDS` and when the process ends normally (a worker
 ends without exit handlers, so it loses at most its last seconds' texts: they are encoded
 again, identically, when next asked for). Past :data:`MAX_SHARDS` shards the folder is merged
@@ -42,7 +43,8 @@ MAX_SHARDS = 64
 
 
 class WordStore:
-    """``text -> (dim,) float32`` for one model; ``encode(texts) -> (n, dim)`` fills it."""
+    """``text -> (dim,) float32`` for one model; ``encode(texts, keep=None) -> (n, dim)``
+    fills it (and may hand finished parts to ``keep(texts, vectors)`` as it goes)."""
 
     def __init__(self, name: str, key: object, dim: int, encode: Callable[[list[str]], np.ndarray]):
         self.name = name
@@ -73,18 +75,35 @@ class WordStore:
                 self._refresh()
                 new = self._new(texts)
                 if new:
+                    self._saved_at = time.monotonic()  # the first part's shard in 10 s
                     described = f"{len(new):,} new texts"
-                    vectors = timed_build("encode", self.name, described, lambda: self.encode(new))
-                    self._unsaved.update(zip(new, vectors))
-                    self.save()
+                    vectors = timed_build(
+                        "encode", self.name, described, lambda: self.encode(new, self._keep)
+                    )
+                    for text, vector in zip(new, vectors):  # what keep() was not given
+                        if text not in self._where:
+                            self._unsaved[text] = vector
+                    self._write_unsaved()
+            self._merge_if_many()  # not under the lock: merging takes it
         elif new:
             self._unsaved.update(zip(new, self.encode(new)))
             if time.monotonic() - self._saved_at >= SAVE_SECONDS:
                 self.save()
         return self._gather(texts)
 
+    def _keep(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """A part a long encoding has finished, written as a shard every SAVE_SECONDS: an
+        interrupted cold build (Ctrl-C, a crash) resumes with the texts it had not reached."""
+        self._unsaved.update(zip(texts, vectors))
+        if time.monotonic() - self._saved_at >= SAVE_SECONDS:
+            self._write_unsaved()
+
     def save(self) -> None:
         """Write the texts encoded since the last save as a shard."""
+        self._write_unsaved()
+        self._merge_if_many()
+
+    def _write_unsaved(self) -> None:
         if not self._unsaved or self._read_only:
             return
         texts = list(self._unsaved)
@@ -97,7 +116,11 @@ class WordStore:
         self._saved_at = time.monotonic()
         self._refresh()  # they are read back from the shard from now on
         self._unsaved = {}
-        if len(list(self.directory.glob("*.txt"))) > MAX_SHARDS:
+
+    def _merge_if_many(self) -> None:
+        # Never with the encode lock held: the merge takes it (a second flock of one
+        # process on its own lock file waits forever).
+        if not self._read_only and len(list(self.directory.glob("*.txt"))) > MAX_SHARDS:
             self._merge()
 
     def _give_up_saving(self, error: OSError) -> None:

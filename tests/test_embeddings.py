@@ -121,6 +121,12 @@ def test_a_sentence_models_word_vector_never_depends_on_what_came_with_it(tmp_pa
     monkeypatch.setenv("CODEBOTS_THREADS", "2")  # batches side by side: the same vectors
     assert np.array_equal(first.encode_texts(many)[-len(words) :], alone)
     assert np.array_equal(first.encode_texts(words[::-1])[::-1], alone)
+    kept: dict[str, np.ndarray] = {}  # what a word store keeps while a long list encodes
+    returned = first.encode_texts(
+        many, keep=lambda texts, vectors: kept.update(zip(texts, vectors))
+    )
+    assert sorted(kept) == sorted(set(many))
+    assert all(np.array_equal(kept[text], vector) for text, vector in zip(many, returned))
 
     encoded: list[list[str]] = []
     encode = first.encode_texts
@@ -178,6 +184,60 @@ def test_many_word_store_shards_merge_into_one(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("words-toy-*/*.txt"))) == 1
     fresh = WordStore("toy", "key", 2, lambda texts: pytest.fail(f"encoded {texts}"))
     assert fresh.get(["dddd", "a", "ccc", "bb"])[:, 0].tolist() == [4, 1, 3, 2]
+
+
+def _toy_vectors(texts):  # a real model is not needed to keep vectors: the length and a 3
+    return np.array([[len(text), 3.0] for text in texts], dtype=np.float32)
+
+
+def test_a_long_encoding_merges_the_shards_after_it_lets_go_of_its_lock(tmp_path, monkeypatch):
+    """A list of BULK texts is encoded under the store's lock; merging many shards takes that
+    lock too, so a store already holding MAX_SHARDS shards once waited for itself forever."""
+    import threading
+
+    from codebots import files, word_store
+    from codebots.word_store import BULK, WordStore
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(word_store, "MAX_SHARDS", 3)
+    store = WordStore("toy", "key", 2, lambda texts, keep=None: _toy_vectors(texts))
+    for word in ["a", "bb", "ccc"]:  # loose words, a shard each (a play session's clues)
+        store.get([word])
+        store.save()
+    assert len(list(tmp_path.glob("words-toy-*/*.txt"))) == 3
+    many = [f"word{i}" for i in range(BULK)]
+    got = []
+    bulk = threading.Thread(target=lambda: got.append(store.get(many)), daemon=True)
+    bulk.start()
+    bulk.join(timeout=60)
+    assert not bulk.is_alive(), "the bulk encoding waited for its own lock"
+    np.testing.assert_array_equal(got[0], _toy_vectors(many))
+    assert len(list(tmp_path.glob("words-toy-*/*.txt"))) == 1  # merged once the lock was free
+
+
+def test_an_interrupted_long_encoding_keeps_what_it_finished(tmp_path, monkeypatch):
+    """Ctrl-C (or a crash) in a cold build of a word list: the next run encodes only the
+    texts the first had not reached."""
+    from codebots import files, word_store
+    from codebots.word_store import BULK, WordStore
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(word_store, "SAVE_SECONDS", 0.0)
+    many = [f"word{i}" for i in range(BULK + 200)]
+
+    def stopped(texts, keep=None):  # finishes batches of 100, then Ctrl-C
+        for start in range(0, 700, 100):
+            keep(texts[start : start + 100], _toy_vectors(texts[start : start + 100]))
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        WordStore("toy", "key", 2, stopped).get(many)
+    asked = []
+    again = WordStore(
+        "toy", "key", 2, lambda texts, keep=None: asked.append(texts) or _toy_vectors(texts)
+    )
+    np.testing.assert_array_equal(again.get(many), _toy_vectors(many))
+    assert asked == [many[700:]]
 
 
 def test_combined_cosine_is_the_mean_of_the_models():
