@@ -139,11 +139,12 @@ def crossplay_spymaster(without: str = "", **options) -> CrossplaySpymaster:
 
 
 def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
-    """The cross-play guesser: the committee's mean cosine to the clue; in single-team games
-    past the first card only when most of its minds agree; in Duet the reader by
-    probabilities (:mod:`codebots.agents.duet_reader`) fitted without the left-out minds."""
+    """The cross-play guesser: each of its minds' z of the cards for the clue, averaged; in
+    single-team games past the first card only when most of its minds agree; in Duet the
+    reader by probabilities (:mod:`codebots.agents.duet_reader`) fitted without the left-out
+    minds."""
     left_out = tuple(check_minds(without.split("+"))) if without else ()
-    options = {"duet_reader": left_out, "solo_majority": True, **options}
+    options = {"duet_reader": left_out, "solo_majority": True, "minds_apart": True, **options}
     return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
 
 

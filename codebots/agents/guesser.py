@@ -79,6 +79,7 @@ class EmbeddingGuesser:
         duet_caution: float = 1.0,  # Duet reader: p_green - caution * p_assassin
         duet_threshold: float = 0.2,  # Duet reader: go on while the value is at least this
         solo_majority: bool = False,  # no rival, no clock: past the first card, most minds agree
+        minds_apart: bool = False,  # a committee: read the clue by each mind's own z, averaged
     ):
         self.model = model
         self.name = name or model
@@ -98,6 +99,7 @@ class EmbeddingGuesser:
         self.duet_caution = duet_caution
         self.duet_threshold = duet_threshold
         self.solo_majority = solo_majority
+        self.minds_apart = minds_apart
         self._outside: tuple = (None, {})  # (table, word -> vector) of words outside it
         self.begin(0)
 
@@ -234,6 +236,16 @@ class EmbeddingGuesser:
         candidates = view.legal & ~view.known_wrong
         candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
         current = _standardize(sims, candidates)
+        if self.minds_apart and len(self._mind_slices) > 1:
+            # The z of the pooled cosine leans to the mind whose cosines spread most (GloVe's
+            # 50 dimensions); each mind's own z, averaged, gives every mind one voice, and the
+            # near relative of a stranger's mind, when there is one, its full say
+            # (docs/cross-model-notes.md: +3-8 points with a MiniLM or MPNet partner, -1-2
+            # with a GloVe or WordNet one).
+            apart = np.zeros_like(current)  # (B, 25), the games guessing now
+            for mind_sims in self._mind_sims(cards, clue[guessing]):
+                apart[guessing] += _standardize(mind_sims, candidates[guessing])
+            current = apart / len(self._mind_slices)
         if self.lexicon_weight:
             current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
@@ -332,10 +344,15 @@ class EmbeddingGuesser:
         """``(R,) bool``: more than half of the guesser's minds rank ``choice`` first among
         ``candidates`` for ``clue`` ((R, d)); ``cards`` (R, 25, d) the boards' vectors."""
         votes = np.zeros(len(choice), dtype=np.int64)
-        for part in self._mind_slices:
-            sims = np.einsum("rkd,rd->rk", cards[:, :, part], clue[:, part])
+        for sims in self._mind_sims(cards, clue):
             votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
         return 2 * votes > len(self._mind_slices)
+
+    def _mind_sims(self, cards: np.ndarray, clue: np.ndarray) -> list[np.ndarray]:
+        """Each mind's similarities ``(R, 25)`` of ``clue`` (R, d) to ``cards`` (R, 25, d)."""
+        return [
+            np.einsum("rkd,rd->rk", cards[:, :, part], clue[:, part]) for part in self._mind_slices
+        ]
 
     def _read_duet(self, view: GuesserView, current, old, candidates) -> np.ndarray:
         """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
