@@ -110,5 +110,5 @@ EMBEDDING_SPYMASTERS.append("crossplay")
 register(
     "guesser",
     "crossplay",
-    "The cards the panel minds put nearest the clue, pooled (crossplay[without=M]).",
+    "The cards the panel minds put nearest the clue, each mind one voice (crossplay[without=M]).",
 )(crossplay_guesser)
