@@ -55,8 +55,9 @@ PRECISIONS = ("bfloat16", "float32")
 @functools.cache
 def sentence_precision() -> str:
     """``bfloat16`` on a processor with bfloat16 units (AVX512-BF16 or AMX): the sentence
-    models then encode 2-3.4x faster (MiniLM 3,500 words/s on 2 cores, MPNet 800) with vectors
-    within cosine 0.9998 of float32's; else ``float32`` (emulated bfloat16 would be slower).
+    models then encode 2-3.4x faster (measured a batch at a time on 2 cores: MiniLM 2,034
+    against 1,009 words/s, MPNet 500 against 185) with vectors within cosine 0.9998 of
+    float32's; else ``float32`` (emulated bfloat16 would be slower).
     ``CODEBOTS_SENTENCE_PRECISION`` chooses one; the cache keys say which was used."""
     asked = os.environ.get("CODEBOTS_SENTENCE_PRECISION", "").strip().lower()
     if asked:
@@ -186,9 +187,10 @@ class SentenceEmbedding(Embedding):
             from sentence_transformers import SentenceTransformer
 
             # One torch thread per encoding thread (encode_texts runs thread_budget() of them
-            # on separate batches): a single word's matrix products are too small to split
-            # between cores, and two torch threads on one batch ran at 0.8-0.9x of one
-            # thread, two batches side by side at 1.7-2.1x (MPNet 825 words/s, MiniLM 3,500).
+            # on separate batches): a batch of short words' matrix products are too small to
+            # split between cores: two torch threads on one batch ran at 0.8-1.4x of one
+            # thread, two batches side by side at 1.6-2.0x (MPNet 730-825 words/s, MiniLM
+            # 3,500 on 2 cores).
             torch.set_num_threads(1)
 
             if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
@@ -236,9 +238,9 @@ class SentenceEmbedding(Embedding):
                 return batch, normalize(encoded.float().numpy())
 
         threads = min(thread_budget(), len(batches))
-        pool = ThreadPoolExecutor(threads, thread_name_prefix=self.name)
+        pool = ThreadPoolExecutor(threads, thread_name_prefix=self.name) if threads > 1 else None
         try:
-            done = pool.map(encode, batches) if threads > 1 else map(encode, batches)
+            done = pool.map(encode, batches) if pool else map(encode, batches)
             if large and sys.stderr.isatty():  # a minute (MPNet) on 2 cores: show it moving
                 from tqdm import tqdm
 
@@ -248,7 +250,8 @@ class SentenceEmbedding(Embedding):
                 if keep is not None:
                     keep([texts[i] for i in batch], encoded)
         finally:  # on Ctrl-C, stop at the batches running rather than after the last
-            pool.shutdown(cancel_futures=True)
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
         if large:
             note(f"done in {time.perf_counter() - start:.0f} s")
         return vectors

@@ -46,7 +46,7 @@ class WordStore:
     """``text -> (dim,) float32`` for one model; ``encode(texts, keep=None) -> (n, dim)``
     fills it (and may hand finished parts to ``keep(texts, vectors)`` as it goes)."""
 
-    def __init__(self, name: str, key: object, dim: int, encode: Callable[[list[str]], np.ndarray]):
+    def __init__(self, name: str, key: object, dim: int, encode: Callable[..., np.ndarray]):
         self.name = name
         self.dim = dim
         self.encode = encode

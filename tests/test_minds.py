@@ -248,3 +248,57 @@ def test_the_majority_rule_leaves_timed_and_rival_games_alone(variant):
     assert with_rule.drop(columns=["guesser"], errors="ignore").equals(
         without.drop(columns=["guesser"], errors="ignore")
     )
+
+
+def test_the_crossplay_guesser_gives_every_mind_one_voice():
+    """Its first guess on a game's first clue is the card with the best mean, over its
+    minds, of each mind's own z-scores (not the z of their pooled cosine, which leans to the
+    mind whose cosines spread most); recomputed here from the minds' slices of the tables."""
+    from codebots.agents.crossplay import crossplay_guesser
+    from codebots.agents.tables import model_tables
+    from codebots.embeddings import load_embedding
+
+    guesser = crossplay_guesser("glove")  # minilm + mpnet + wordnet
+    asked = []  # (view, answer) of every first guess of a first clue
+    answer = guesser.guesses
+
+    def watched(view, rng):
+        choice = answer(view, rng)
+        first = view.active & (view.guesses_made == 0) & view.legal.all(axis=1)
+        if first.any():
+            asked.append(
+                (
+                    view.words,
+                    view.cards[first],
+                    list(np.array(view.clue_words)[first]),
+                    choice[first],
+                )
+            )
+        return choice
+
+    guesser.guesses = watched
+    play("single-team-2019", make_agent("spymaster", "glove"), guesser, np.arange(1000, 1200))
+    parts = guesser.model.split("+")
+    bounds = np.cumsum([0] + [load_embedding(part).dim for part in parts])
+    apart_agrees = pooled_agrees = total = 0
+    for words, cards, clues, choices in asked:
+        table = model_tables(guesser.model, words, guesser.vocabulary)
+        card_vectors = table.card_vectors[cards]  # (R, 25, d)
+        clue_vectors = guesser.clue_vectors(table, clues)  # (R, d)
+
+        def z(sims):
+            spread = np.maximum(sims.std(axis=1, keepdims=True), 1e-6)  # a word it lacks: 0
+            return (sims - sims.mean(axis=1, keepdims=True)) / spread
+
+        own = [
+            np.einsum("rkd,rd->rk", card_vectors[:, :, a:b], clue_vectors[:, a:b])
+            for a, b in zip(bounds[:-1], bounds[1:])
+        ]
+        apart = np.mean([z(sims) for sims in own], axis=0).argmax(axis=1)
+        pooled = z(np.einsum("rkd,rd->rk", card_vectors, clue_vectors)).argmax(axis=1)
+        apart_agrees += int((apart == choices).sum())
+        pooled_agrees += int((pooled == choices).sum())
+        total += len(choices)
+    assert total >= 150
+    assert apart_agrees == total
+    assert pooled_agrees < total  # the two readings part on some clues

@@ -235,17 +235,21 @@ class EmbeddingGuesser:
         self._remember(view, clue, sims)
         candidates = view.legal & ~view.known_wrong
         candidates = np.where(candidates.any(axis=1, keepdims=True), candidates, view.legal)
-        current = _standardize(sims, candidates)
+        mind_sims = None  # each mind's (A, 25) similarities, for the games guessing now
         if self.minds_apart and len(self._mind_slices) > 1:
             # The z of the pooled cosine leans to the mind whose cosines spread most (GloVe's
             # 50 dimensions); each mind's own z, averaged, gives every mind one voice, and the
             # near relative of a stranger's mind, when there is one, its full say
-            # (docs/cross-model-notes.md: +3-8 points with a MiniLM or MPNet partner, -1-2
-            # with a GloVe or WordNet one).
-            apart = np.zeros_like(current)  # (B, 25), the games guessing now
-            for mind_sims in self._mind_sims(cards, clue[guessing]):
-                apart[guessing] += _standardize(mind_sims, candidates[guessing])
-            current = apart / len(self._mind_slices)
+            # (docs/cross-model-notes.md, report seeds: single-team and Marvel co-op wins
+            # +3-6 points with a MiniLM or MPNet partner, 2-3 fewer with a GloVe or WordNet
+            # one).
+            mind_sims = self._mind_sims(cards, clue[guessing])
+            current = np.zeros_like(sims)  # (B, 25)
+            for one in mind_sims:
+                current[guessing] += _standardize(one, candidates[guessing])
+            current /= len(mind_sims)
+        else:
+            current = _standardize(sims, candidates)
         if self.lexicon_weight:
             current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
@@ -316,10 +320,13 @@ class EmbeddingGuesser:
             # giver meant (docs/cross-model-notes.md). Go past the first only when most of
             # the minds read the card the guesser chose as the clue's first.
             later = view.active & (view.guesses_made > 0) & ~expert
+            asked = later[guessing]  # (A,) of the games guessing now
+            if mind_sims is None:  # from the card vectors gathered above
+                mind_sims = self._mind_sims(cards[asked], clue[later])
+            else:
+                mind_sims = [one[asked] for one in mind_sims]
             agreed = np.ones(len(best), dtype=bool)
-            agreed[later] = self._majority_agrees(  # the card vectors gathered above
-                cards[later[guessing]], clue[later], candidates[later], best[later]
-            )
+            agreed[later] = _majority_agrees(mind_sims, candidates[later], best[later])
             confident = confident & agreed
         on_clue = wants_more & confident & ~give_up
         take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number & ~give_up
@@ -339,14 +346,6 @@ class EmbeddingGuesser:
 
         bounds = np.cumsum([0] + [load_embedding(part).dim for part in self.model.split("+")])
         return [slice(start, stop) for start, stop in zip(bounds[:-1], bounds[1:])]
-
-    def _majority_agrees(self, cards, clue, candidates, choice) -> np.ndarray:
-        """``(R,) bool``: more than half of the guesser's minds rank ``choice`` first among
-        ``candidates`` for ``clue`` ((R, d)); ``cards`` (R, 25, d) the boards' vectors."""
-        votes = np.zeros(len(choice), dtype=np.int64)
-        for sims in self._mind_sims(cards, clue):
-            votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
-        return 2 * votes > len(self._mind_slices)
 
     def _mind_sims(self, cards: np.ndarray, clue: np.ndarray) -> list[np.ndarray]:
         """Each mind's similarities ``(R, 25)`` of ``clue`` (R, d) to ``cards`` (R, 25, d)."""
@@ -451,6 +450,15 @@ def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     mean = np.where(candidates, sims, 0.0).sum(axis=-1, keepdims=True) / count
     spread = np.where(candidates, (sims - mean) ** 2, 0.0).sum(axis=-1, keepdims=True) / count
     return (sims - mean) / np.maximum(np.sqrt(spread), 1e-6)
+
+
+def _majority_agrees(mind_sims: list[np.ndarray], candidates, choice) -> np.ndarray:
+    """``(R,) bool``: more than half of the minds (their ``(R, 25)`` similarities to the
+    clue) rank ``choice`` first among ``candidates``."""
+    votes = np.zeros(len(choice), dtype=np.int64)
+    for sims in mind_sims:
+        votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
+    return 2 * votes > len(mind_sims)
 
 
 def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -> np.ndarray:
