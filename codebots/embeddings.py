@@ -166,6 +166,7 @@ class SentenceEmbedding(Embedding):
         self.name = name
         self.model_path = model_path
         self._model = None
+        self._half_model = None  # the model with bfloat16 linear layers (see _encoder)
         self._store = None  # every text encoded so far (codebots.word_store), on first use
 
     @functools.cached_property
@@ -203,6 +204,28 @@ class SentenceEmbedding(Embedding):
     def has(self, word: str) -> bool:
         return True
 
+    def _encoder(self, half: bool):
+        """The model that encodes: under bfloat16 autocast, one whose linear layers hold
+        bfloat16 weights. Autocast casts float32 weights again on every forward pass (its
+        cast cache is off in inference mode): a fifth of an MPNet batch's time. Cast once
+        here: the same rounding, so the same vectors bit for bit, and 1.3x faster (MPNet
+        700 -> 900 words/s on 2 cores)."""
+        if not half:
+            return self.model
+        if self._half_model is None:
+            import torch
+
+            # In place, so that no second copy of the weights stays in memory; ``model``
+            # loads the float32 one again if anyone asks for it.
+            model, self._model = self.model, None
+            for layer in model.modules():
+                if isinstance(layer, torch.nn.Linear):
+                    for parameter in (layer.weight, layer.bias):
+                        if parameter is not None:
+                            parameter.data = parameter.data.to(torch.bfloat16)
+            self._half_model = model
+        return self._half_model
+
     def encode_texts(
         self, texts: list[str], keep: Callable[[list[str], np.ndarray], None] | None = None
     ) -> np.ndarray:
@@ -212,7 +235,8 @@ class SentenceEmbedding(Embedding):
         ``keep(texts, vectors)`` (the word store keeps them as it goes)."""
         import torch
 
-        model = self.model
+        half = sentence_precision() == "bfloat16"
+        model = self._encoder(half)
         prepare = getattr(model, "preprocess", None) or model.tokenize
         # Token counts from the same preparation as the batches' (so a batch never pads).
         counts = prepare(texts)["attention_mask"].sum(dim=1).numpy()
@@ -225,7 +249,6 @@ class SentenceEmbedding(Embedding):
             note(f"encoding {len(texts):,} words with {self.name} (once, kept for every list)")
         start = time.perf_counter()
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
-        half = sentence_precision() == "bfloat16"
         tokenizing = threading.Lock()  # a fast tokenizer is not safe to call from two threads
 
         def encode(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -345,3 +345,33 @@ def test_bfloat16_and_float32_encodings_are_the_same_words(monkeypatch, tmp_path
     cosines = (vectors["bfloat16"] * vectors["float32"]).sum(axis=1)
     assert not np.array_equal(vectors["bfloat16"], vectors["float32"])
     assert cosines.min() > 0.999
+
+
+def test_bfloat16_weights_cast_once_give_the_vectors_autocast_gives(monkeypatch, tmp_path):
+    """The bfloat16 encoder holds its linear layers' weights in bfloat16 (cast once, not at
+    every forward pass as autocast does): the same rounding, so the same vectors bit for
+    bit as autocast over the float32 model, and the float32 model is still there to ask."""
+    pytest.importorskip("sentence_transformers")
+    import torch
+
+    from codebots import embeddings, files
+    from codebots.model_files import minilm_path
+
+    monkeypatch.setattr(files, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv("CODEBOTS_SENTENCE_PRECISION", "bfloat16")
+    embeddings.sentence_precision.cache_clear()
+    try:
+        model = embeddings.SentenceEmbedding("minilm", minilm_path())
+        words = ["ocean", "cat", "sea", "dog"]  # one token count: one batch
+        cast = model.encode_texts(words)
+        layers = [m for m in model._encoder(True).modules() if isinstance(m, torch.nn.Linear)]
+        assert layers and all(layer.weight.dtype == torch.bfloat16 for layer in layers)
+        plain = model.model  # loaded again: float32 weights, as sentence-transformers has them
+        assert all(p.dtype == torch.float32 for p in plain.parameters())
+        features = plain.tokenize(list(np.resize(words, embeddings.SENTENCE_BATCH)))
+        with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16):
+            autocast = plain(features)["sentence_embedding"][: len(words)].float().numpy()
+        autocast /= np.linalg.norm(autocast, axis=1, keepdims=True)
+        assert np.array_equal(cast, autocast)
+    finally:
+        embeddings.sentence_precision.cache_clear()
