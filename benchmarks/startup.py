@@ -47,7 +47,7 @@ def registered_agents() -> list[tuple[str, str]]:
         (role, name)
         for role, registry in (("spymaster", SPYMASTERS), ("guesser", GUESSERS))
         for name in registry
-        if name not in ("random", "oracle")
+        if name not in ("random", "oracle", "noisy-oracle")
     ]
 
 

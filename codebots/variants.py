@@ -312,8 +312,9 @@ def get_variant(label: str | Variant, **options: object) -> Variant:
 
 
 def split_labels(text: str) -> tuple[str, ...]:
-    """Comma-separated variant labels, commas inside an option list kept:
-    ``"single-team-2019,duet[tokens=11,expert]"`` is two labels."""
+    """Comma-separated labels (variants, agents, pairs), commas inside an option list kept:
+    ``"single-team-2019,duet[tokens=11,expert]"`` is two labels, and so is
+    ``"glove:glove,random[number=2]:noisy-oracle[first=0.9,later=0.7]"``."""
     return tuple(part.strip() for part in re.split(r",(?![^\[]*\])", text) if part.strip())
 
 

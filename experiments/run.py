@@ -52,11 +52,11 @@ def main(argv: list[str]) -> int:
         run(config)
     if not argv:
         crossplay()
-    campaign = HERE / "mission_log.py"
-    if not argv and campaign.exists():
         import runpy
 
-        runpy.run_path(str(campaign), run_name="__main__")
+        # the agreement bounds (seconds), then the mission log (minutes), with their defaults
+        for script in ("agreement_bounds.py", "mission_log.py"):
+            runpy.run_path(str(HERE / script), run_name="experiment")["main"]([])
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Baseline agents: random clues, random guesses, and the oracle guesser (an upper bound)."""
+"""Baseline agents: random clues, random guesses, the oracle guesser (an upper bound) and the
+noisy oracle (a partner of a given agreement, for the bounds of docs/cross-model-notes.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from codebots.agents.base import Clues
 from codebots.agents.registry import register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
+from codebots.errors import CodebotsError
 from codebots.validity import variant_checker
 from codebots.vocab import clue_vocabulary
 
@@ -24,17 +26,36 @@ def random_covers(view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
     return random_choice((view.identity == OWN) & ~view.covered, rng)
 
 
+def _option(agent: str, name: str, value, kind, low, high):
+    """An agent option given in its name (a string) or in code, checked: a one-line error."""
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not low <= number <= high:
+        what = "a whole number" if kind is int else "a number"
+        raise CodebotsError(f"{agent}: {name}={value} must be {what} from {low} to {high}")
+    return number
+
+
 @register("spymaster", "random")
 class RandomSpymaster:
-    """A valid random word from a small real vocabulary, and a number from 1 to 3."""
+    """A valid random word from a small real vocabulary, and a number from 1 to 3
+    (``random[number=N]``: always N, or the agents left when fewer)."""
 
     uses_rng = True
     name = "random"
     minds = frozenset()  # thinks with no model (codebots.minds)
+    name_options = ("number",)
 
-    def __init__(self, vocabulary_size: int = 2000, max_number: int = 3):
+    def __init__(self, vocabulary_size: int = 2000, max_number: int = 3, number=None):
         self.vocabulary = clue_vocabulary(vocabulary_size)  # its 2,000 commonest
         self.max_number = max_number
+        self.number = None if number is None else self.check_options(number)
+
+    @staticmethod
+    def check_options(number=None) -> int | None:
+        return None if number is None else _option("random", "number", number, int, 1, 9)
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
         size = len(view.active)
@@ -48,9 +69,9 @@ class RandomSpymaster:
                 break
             picks = np.where(pending, rng.integers(len(self.vocabulary), size=size), picks)
         own_left = ((view.identity == OWN) & ~view.covered).sum(axis=1)
-        high = np.clip(np.minimum(own_left, self.max_number), 1, None)
-        numbers = rng.integers(1, high + 1).astype(np.int16)
-        return Clues(words=tuple(words), numbers=numbers)
+        high = np.clip(np.minimum(own_left, self.number or self.max_number), 1, None)
+        numbers = high if self.number else rng.integers(1, high + 1)
+        return Clues(words=tuple(words), numbers=numbers.astype(np.int16))
 
     def covers(self, view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
         return random_covers(view, rng)
@@ -93,3 +114,46 @@ class OracleGuesser:
         # Nothing of ours left: stop if allowed, else (never in practice) any legal card.
         fallback = np.where(view.can_stop, STOP, random_choice(view.legal, rng))
         return np.where(cards >= 0, cards, fallback)
+
+
+@register("guesser", "noisy-oracle")
+class NoisyOracle:
+    """A partner of a given agreement: reads the key, and each guess lands on an agent with
+    probability ``first`` (a clue's first guess) or ``later``, else on a random other card.
+
+    A model of a stranger, not a player: a partner of another mind finds an intended card
+    with its first guess 55-90% of the time, and its misses land nearly uniformly on the
+    other cards (docs/cross-model-notes.md). Played with ``random[number=N]`` it gives the
+    win rate a pair of that agreement can reach in each variant whatever the clues: the
+    bounds behind the cross-play results (``experiments/agreement_bounds.py``). It stops
+    once the clue's number of agents is found (one guess for a ``0`` clue, and no limit for
+    ``unlimited`` while it is right); in Duet sudden death it guesses with ``later``.
+    """
+
+    uses_rng = True
+    name = "noisy-oracle"
+    minds = frozenset()  # reads the key, no model
+    privileged = True
+    name_options = ("first", "later")
+
+    def __init__(self, first=0.75, later=None):
+        self.first, self.later = self.check_options(first, later)
+
+    @staticmethod
+    def check_options(first=0.75, later=None) -> tuple[float, float]:
+        first = _option("noisy-oracle", "first", first, float, 0.0, 1.0)
+        later = first if later is None else _option("noisy-oracle", "later", later, float, 0.0, 1.0)
+        return first, later
+
+    def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
+        assert view.secret is not None, "the noisy oracle needs the privileged view"
+        agents = view.legal & (view.secret == OWN)  # (B, 25)
+        others = view.legal & ~agents
+        sudden = np.zeros(len(agents), bool) if view.sudden_death is None else view.sudden_death
+        chance = np.where((view.guesses_made == 0) & ~sudden, self.first, self.later)  # (B,)
+        right = (rng.random(len(chance)) < chance) | ~others.any(axis=1)
+        cards = np.where(right, random_choice(agents, rng), random_choice(others, rng))
+        cards = np.where(cards >= 0, cards, random_choice(view.legal, rng))
+        wanted = np.where(view.clue_number < 0, 99, np.maximum(view.clue_number, 1))  # (B,)
+        done = view.can_stop & ~sudden & (view.guesses_made >= wanted)
+        return np.where(done, STOP, cards)

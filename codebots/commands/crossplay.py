@@ -87,7 +87,7 @@ def crossplay(
         variants = split_labels(variant) if variant else matrix.VARIANTS
         partners = check_minds(minds.split(",")) if minds else None
         chosen = (
-            tuple(c.strip() for c in candidates.split(",") if c.strip()) if candidates else None
+            split_labels(candidates) if candidates else None
         )
         if candidates is not None and not chosen:
             raise CodebotsError("--candidates names no agent; e.g. --candidates crossplay")

@@ -125,7 +125,7 @@ def evaluate(
             grid = GridConfig(
                 name=plain_name("--name", name if name is not None else "evaluation"),
                 variants=split_labels(variant or "single-team-2019"),
-                pairs=parse_pairs((pairs or "glove:glove").split(",")),
+                pairs=parse_pairs(split_labels(pairs or "glove:glove")),
                 games=n_games,
                 seed=parse_seeds(seed or "0", n_games),
                 partner_memory=partner_memory,

@@ -1,0 +1,159 @@
+"""How well a partner must read the clues for each variant's bar: the agreement bounds.
+
+A partner of another mind finds an intended card with its first guess only so often, and
+its misses land nearly uniformly on the other cards (docs/cross-model-notes.md). The
+``noisy-oracle[first=F,later=L]`` guesser is that partner with the clue's words taken away:
+it reads the key, and each guess is right with probability F (a clue's first) or L (the
+next ones), else a random other card; ``random[number=N]`` asks it for N cards a clue.
+Whatever the clues, a pair whose guesses are right that often wins about this often, so the
+table says which agreement each bar of issue 15 needs (Duet 60%, Marvel co-op 80%,
+single-team 97% in at most 7 clues a win) and calibrates the model against the measured
+cross-play matrix (``codebots crossplay``).
+
+Writes experiments/results/agreement_bounds.{csv,md,png} (1,000 games a cell, seeds 0-999; the
+cells are cached under results/cells/, so an interrupted run resumes).
+    python experiments/agreement_bounds.py [--games 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from codebots.evaluation import grid_table, run_grid
+from codebots.files import atomic_write, atomic_write_text
+from codebots.grid_config import Cell
+from codebots.report import to_markdown
+
+RESULTS = Path(__file__).resolve().parent / "results"
+NAME = "agreement_bounds"
+# (the random spymaster never gives a "0" clue: both single-team readings play alike)
+VARIANTS = ("single-team-2019", "duet", "marvel-coop")
+CLUE_BAR = 7.0  # issue 15: single-team wins in at most this many clues on average
+FIRST = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
+# Past the first card a stranger is right less often: our cross-play guesser's second
+# guess on a partner's Duet clue is green about 0.3 less often than its first (the notes'
+# "Duet: where the losses are"); a partner as sure of every card as of the first, too.
+LATER_GAP = (0.3, 0.0)
+NUMBERS = (1, 2, 3)
+
+
+def pair(number: int, first: float, later: float) -> str:
+    return f"random[number={number}]:noisy-oracle[first={first:g},later={later:g}]"
+
+
+def cells(games: int, seed: int = 0) -> list[Cell]:
+    return [
+        Cell(variant, *pair(number, first, round(max(first - gap, 0.0), 2)).split(":"), games, seed)
+        for variant in VARIANTS
+        for gap in LATER_GAP
+        for first in FIRST
+        for number in NUMBERS
+    ]
+
+
+def bounds(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (first, later): each variant's best win rate over the numbers (ties: the
+    fewer clues a win), with the number that reaches it; single-team also the clues a win
+    takes there, and the best win rate of a number whose wins take at most CLUE_BAR clues."""
+    table = table.assign(
+        number=table["spymaster"].str.extract(r"number=(\d+)")[0].astype(int),
+        first=table["guesser"].str.extract(r"first=([\d.]+)")[0].astype(float),
+        later=table["guesser"].str.extract(r"later=([\d.]+)")[0].astype(float),
+    )
+    rows = []
+    for (first, later), group in table.groupby(["first", "later"], sort=False):
+        row = {"first": first, "later": later}
+        for variant, cells in group.groupby("variant", sort=False):
+            cells = cells.sort_values(["win_rate", "clues_on_win"], ascending=[False, True])
+            best = cells.iloc[0]
+            row[f"{variant} win rate"] = best["win_rate"]
+            row[f"{variant} number"] = best["number"]
+            if variant.startswith("single-team"):
+                row[f"{variant} clues a win"] = best["clues_on_win"]
+                quick = cells[cells["clues_on_win"] <= CLUE_BAR]
+                row[f"{variant} win rate in <= {CLUE_BAR:g} clues"] = (
+                    quick["win_rate"].iloc[0] if len(quick) else 0.0
+                )
+        rows.append(row)
+    summary = pd.DataFrame(rows)
+    gap = (summary["first"] - summary["later"]).round(2)
+    return summary.iloc[np.lexsort((summary["first"], -gap))].reset_index(drop=True)
+
+
+def markdown(summary: pd.DataFrame, games: int) -> str:
+    shown = summary.copy()
+    for column in [c for c in shown.columns if " win rate" in c]:
+        shown[column] = (100 * shown[column]).map("{:.1f}%".format)
+    for column in [c for c in shown.columns if c.endswith(" clues a win")]:
+        shown[column] = shown[column].map("{:.1f}".format)
+    return (
+        "# Agreement bounds\n\n"
+        f"The best win rate over clue numbers 1-3 of `random[number=N]` with "
+        f"`noisy-oracle[first=F,later=L]` ({games:,} games a cell, seeds 0-{games - 1}): "
+        "a partner whose clue's first guess lands on one of its agents with probability F "
+        "and each further one with L, its misses on random other cards. Written by "
+        "`experiments/agreement_bounds.py`; every cell is in "
+        f"[{NAME}.csv]({NAME}.csv). Measured cross-play pairs for comparison: "
+        "[crossplay](crossplay.md); the reading in docs/cross-model-notes.md.\n\n"
+        + to_markdown(shown)
+        + "\n"
+    )
+
+
+def plot(summary: pd.DataFrame, path: Path) -> Path:
+    """Each variant's best win rate against the first guess's agreement, one line per gap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6.4, 4.0))
+    summary = summary.assign(gap=(summary["first"] - summary["later"]).round(2))
+    for (column, color), (gap, style) in (
+        (pair_, gap_)
+        for pair_ in zip([c for c in summary.columns if c.endswith(" win rate")], COLORS)
+        for gap_ in zip(LATER_GAP, ("-", "--"))
+    ):
+        rows = summary[summary["gap"] == gap]
+        variant = column.removesuffix(" win rate")
+        label = f"{variant}, later = first - {gap:g}" if gap else f"{variant}, later = first"
+        axis.plot(rows["first"], rows[column], style, color=color, marker="o", label=label)
+    axis.set_xlabel("first guess on an agent (F)")
+    axis.set_ylabel("best win rate over numbers 1-3")
+    axis.set_ylim(0, 1.02)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=7, handlelength=3.5)
+    figure.tight_layout()
+    atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=120))
+    plt.close(figure)
+    return path
+
+
+COLORS = ("#4c72b0", "#dd8452", "#55a868")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games a cell (seeds 0..)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    records = run_grid(
+        cells(args.games), RESULTS / "cells" / NAME, workers=2, progress=sys.stderr.isatty()
+    )
+    table = grid_table(records)
+    atomic_write_text(RESULTS / f"{NAME}.csv", table.to_csv(index=False))
+    summary = bounds(table)
+    atomic_write_text(RESULTS / f"{NAME}.md", markdown(summary, args.games))
+    plot(summary, RESULTS / f"{NAME}.png")
+    print(f"{NAME}: {len(records)} games in {time.perf_counter() - start:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
