@@ -1,9 +1,10 @@
 """Tables shipped inside the package, so that a fresh install plays in seconds.
 
 The default agents' first result needs, besides their GloVe similarity tables (50 MB, about
-3 s to build), three tables that take far longer to build than to read: the clue vocabulary
-GloVe knows (about 2 s), WordNet's derivations (parsing its text database, about 10 s) and
-the clue checker's forbid table for the competition pool (about 20 s). The ``wordnet``
+3 s to build), four tables that take far longer to build than to read: the clue vocabulary
+GloVe knows (about 2 s), each clue word's frequency prior and dictionary flag (about 3 s of
+lookups, shared by every model's tables), WordNet's derivations (parsing its text database,
+about 10 s) and the clue checker's forbid table for the competition pool (about 20 s). The ``wordnet``
 mind's gloss vectors (:mod:`codebots.gloss_vectors`: word2vec on WordNet's glosses, one
 training thread, about three minutes) ship too, which also makes them the same on every
 machine (word2vec's float sums follow the processor's BLAS kernels). ``make prebuilt``
@@ -32,7 +33,7 @@ import numpy as np
 from codebots.cache import META, PREBUILT_DIR
 from codebots.files import atomic_write
 
-SHIPPED_KINDS = ("vocabulary", "derivations", "forbid", "gloss")
+SHIPPED_KINDS = ("vocabulary", "clue_words", "derivations", "forbid", "gloss")
 
 
 def build_default_tables() -> None:

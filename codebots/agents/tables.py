@@ -66,6 +66,7 @@ TABLES_FORMAT = 4  # part of the cache key: what the cached arrays are
 # Clue vectors of more dimensions than this are not stored with the tables (a sentence
 # model's are its encodings, cached already; 50,000 x 768 floats would be 150 MB again).
 STORED_CLUE_DIMENSIONS = 300
+CLUE_WORDS_FORMAT = 1  # part of the cache key of clue_word_columns
 
 
 @functools.lru_cache(maxsize=16)
@@ -164,7 +165,6 @@ def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str
     sims = (card_vectors @ clue_vectors.T).astype(np.float16)
     rounded = sims.astype(np.float32)  # what model_tables reads back
     neighbours = _best_per_row(_allowed_sims(rounded, forbid), CANDIDATES_PER_CARD)
-    prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
     arrays = {
         "card_vectors": card_vectors,
         "centre": centre.astype(np.float32),
@@ -175,8 +175,7 @@ def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str
         "clue_mean": rounded.mean(axis=0),
         "clue_spread": np.maximum(rounded.std(axis=0), 1e-6),
         "neighbours": neighbours,
-        "prior": np.clip((prior - 3.0) / 3.0, 0.0, 1.0),
-        "dictionary": np.array([in_lexicon(word) for word in vocabulary], dtype=bool),
+        **clue_word_columns(vocabulary, store=len(pool) >= CACHE_MIN_POOL),
     }
     if clue_vectors.shape[1] <= STORED_CLUE_DIMENSIONS:
         arrays["clue_vectors"] = clue_vectors
@@ -211,6 +210,22 @@ def related_neighbours(
     # Related words rank above every unrelated one (cosines are < 2 apart); nearest first.
     keyed = _allowed_sims(tables.sims.astype(np.float32), tables.forbid) + 2.0 * related
     return _best_per_row(keyed, tables.neighbours.shape[1])
+
+
+def clue_word_columns(vocabulary: tuple[str, ...], store: bool = True) -> dict[str, np.ndarray]:
+    """The columns of every model's tables that no model decides: each clue word's frequency
+    prior and whether lemminflect's dictionary knows it. Three seconds of lookups for 50,000
+    words, so cached once per vocabulary rather than paid in every model's cold build."""
+
+    def build() -> dict[str, np.ndarray]:
+        prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
+        return {
+            "prior": np.clip((prior - 3.0) / 3.0, 0.0, 1.0),
+            "dictionary": np.array([in_lexicon(word) for word in vocabulary], dtype=bool),
+        }
+
+    key = (CLUE_WORDS_FORMAT, vocabulary)
+    return cached("clue_words", key, f"{len(vocabulary)} clue words", build, store=store)
 
 
 def _best_per_row(scores: np.ndarray, k: int) -> np.ndarray:
