@@ -4,16 +4,16 @@ The default agents' first result needs, besides their GloVe similarity tables (5
 3 s to build), four tables that take far longer to build than to read: the clue vocabulary
 GloVe knows (about 2 s), each clue word's frequency prior and dictionary flag (about 3 s of
 lookups, shared by every model's tables), WordNet's derivations (parsing its text database,
-about 10 s) and the clue checker's forbid table for the competition pool (about 20 s). The ``wordnet``
-mind's gloss vectors (:mod:`codebots.gloss_vectors`: word2vec on WordNet's glosses, one
-training thread, about three minutes) ship too, which also makes them the same on every
-machine (word2vec's float sums follow the processor's BLAS kernels). ``make prebuilt``
-builds them exactly as the cache does, in an empty cache folder, and keeps them, compressed
-(about 38 MB, 37 of them the gloss vectors), in ``codebots/prebuilt/`` under their cache
-file names. :func:`codebots.cache.cached` reads a shipped file when its name, which holds
-the digest of everything the table was built from, is the one asked for: a change to the
-clue rules, the WordNet parsing, a package version or the vocabulary changes the name, the
-stale file is no longer found, and the table is built as if none shipped.
+about 10 s) and the clue checker's forbid table for the competition pool (about 20 s). The
+``wordnet`` mind's gloss vectors (:mod:`codebots.gloss_vectors`: word2vec on WordNet's
+glosses, one training thread, about three minutes) ship too, which also makes them the same
+on every machine (word2vec's float sums follow the processor's BLAS kernels). ``make
+prebuilt`` builds them exactly as the cache does, in an empty cache folder, and keeps them,
+compressed (about 38 MB, 37 of them the gloss vectors), in ``codebots/prebuilt/`` under
+their cache file names. :func:`codebots.cache.cached` reads a shipped file when its name,
+which holds the digest of everything the table was built from, is the one asked for: a
+change to the clue rules, the WordNet parsing, a package version or the vocabulary changes
+the name, the stale file is no longer found, and the table is built as if none shipped.
 ``tests/test_prebuilt.py`` fails until ``make prebuilt`` is run after such a change, and
 checks that the shipped files are what a build gives.
 
