@@ -86,9 +86,7 @@ def crossplay(
         first = parse_seeds(seed, count)
         variants = split_labels(variant) if variant else matrix.VARIANTS
         partners = check_minds(minds.split(",")) if minds else None
-        chosen = (
-            split_labels(candidates) if candidates else None
-        )
+        chosen = split_labels(candidates) if candidates else None
         if candidates is not None and not chosen:
             raise CodebotsError("--candidates names no agent; e.g. --candidates crossplay")
         if out_dir:
