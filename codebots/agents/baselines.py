@@ -38,7 +38,11 @@ def _option(agent: str, name: str, value, kind, low, high):
     return number
 
 
-@register("spymaster", "random")
+@register(
+    "spymaster",
+    "random",
+    "A valid random word and a number from 1 to 3 (random[number=N]: always N).",
+)
 class RandomSpymaster:
     """A valid random word from a small real vocabulary, and a number from 1 to 3
     (``random[number=N]``: always N, or the agents left when fewer)."""
@@ -116,7 +120,12 @@ class OracleGuesser:
         return np.where(cards >= 0, cards, fallback)
 
 
-@register("guesser", "noisy-oracle")
+@register(
+    "guesser",
+    "noisy-oracle",
+    "Reads the key; right with chance F on a clue's first guess, L after "
+    "(noisy-oracle[first=F,later=L]).",
+)
 class NoisyOracle:
     """A partner of a given agreement: reads the key, and each guess lands on an agent with
     probability ``first`` (a clue's first guess) or ``later``, else on a random other card.
