@@ -107,7 +107,8 @@ def play_batch(
 ):
     """Play the games of ``seeds`` to the end; return the final state and per-game counts
     (``first_guesses``: clues with intended targets whose first guess was made,
-    ``first_on_target``: of those, first guesses on an intended target).
+    ``first_on_target``: of those, first guesses on an intended target; ``later_guesses``
+    and ``later_on_target``: the same for the guesses after a clue's first).
 
     ``spymaster`` and ``guesser`` play the two roles, or, in Duet, two :class:`Seat` s play
     the two players: each gives the clues of its own turns and guesses the other's.
@@ -138,6 +139,10 @@ def play_batch(
     intended = np.zeros((size, 25), dtype=bool)  # (B, 25) the current clue's targets
     first_guesses = np.zeros(size, dtype=np.int64)
     first_on_target = np.zeros(size, dtype=np.int64)
+    # The guesses after a clue's first, likewise (a stranger's reading past the first card:
+    # experiments/agreement_bounds.py); sudden-death guesses have no clue and do not count.
+    later_guesses = np.zeros(size, dtype=np.int64)
+    later_on_target = np.zeros(size, dtype=np.int64)
     for _ in range(MAX_STEPS):
         phase = state.phase
         giving = phase == CLUE
@@ -221,9 +226,14 @@ def play_batch(
                 if isinstance(state, DuetState):
                     second = np.where(mask, seconds(agent, view, cards, state), second)
             # (B,) a clue's first guess (clues that aim at no card, warnings, not counted)
-            first = guessing & new_clue & (cards >= 0) & intended.any(axis=1)
+            aimed = guessing & (cards >= 0) & intended.any(axis=1)
+            on_target = intended[np.arange(size), np.clip(cards, 0, 24)]
+            first = aimed & new_clue
+            later = aimed & ~new_clue & (state.phase == GUESS)
             first_guesses += first
-            first_on_target += first & intended[np.arange(size), np.clip(cards, 0, 24)]
+            first_on_target += first & on_target
+            later_guesses += later
+            later_on_target += later & on_target
             if turn_log is not None:
                 for index in np.flatnonzero(guessing & (cards >= 0)):
                     if open_turns.get(index) is not None:
@@ -235,7 +245,12 @@ def play_batch(
             cards = spymasters[0].covers(view, rng)
             state = game.step_cover(state, CoverAction(card=np.where(covering, cards, NO_ACTION)))
         if state.done.all():
-            return state, {"first_guesses": first_guesses, "first_on_target": first_on_target}
+            return state, {
+                "first_guesses": first_guesses,
+                "first_on_target": first_on_target,
+                "later_guesses": later_guesses,
+                "later_on_target": later_on_target,
+            }
     raise RuntimeError(f"games did not finish within {MAX_STEPS} steps: an agent never acts")
 
 

@@ -35,6 +35,10 @@ COLUMNS = (
     "assassin",
     "turns",
     "clues",
+    "first_guesses",
+    "first_on_target",
+    "later_guesses",
+    "later_on_target",
 )
 
 

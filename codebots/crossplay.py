@@ -14,11 +14,13 @@ Rows (one evaluation cell each, seeds ``seed .. seed + games - 1``):
   the minds are to one another.
 
 Columns: the evaluation table's (``win_rate`` with its interval, ``assassin_rate``,
-``clues_on_win``, ``mean_score``, ``first_guess_on_target``), ``cross``, ``default`` (rows of
-the default candidate, the one ``codebots play`` uses), ``role`` (what the candidate plays:
-spymaster, guesser, seat; or ``same-model``, ``plain``), ``mind`` (the partner's) and
-``assassin_per_clue``. The agreement matrix gives, for every ordered pair of minds, how often
-the guesser's first guess for the spymaster's clue was an intended target.
+``clues_on_win``, ``mean_score``, ``first_guess_on_target``, ``later_guess_on_target``: the
+share of the guesses after a clue's first on one of its targets), ``cross``, ``default``
+(rows of the default candidate, the one ``codebots play`` uses), ``role`` (what the
+candidate plays: spymaster, guesser, seat; or ``same-model``, ``plain``), ``mind`` (the
+partner's) and ``assassin_per_clue``. The agreement matrices give, for every ordered pair of
+minds, how often the guesser's first guess for the spymaster's clue was an intended target,
+and how often its later guesses were.
 """
 
 from __future__ import annotations
@@ -156,26 +158,30 @@ def read_table(path: os.PathLike) -> pd.DataFrame:
     return table
 
 
-def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
+def agreement_matrix(table: pd.DataFrame, values: str = "first_guess_on_target") -> pd.DataFrame:
     """Rows: the spymaster's mind, columns: the guesser's; the share of clues whose first
-    guess is an intended target (plain clues of ``AGREEMENT_VARIANT``)."""
+    guess is an intended target (plain clues of ``AGREEMENT_VARIANT``), or with
+    ``values="later_guess_on_target"`` of the guesses after a clue's first."""
     plain = table[(table["variant"] == AGREEMENT_VARIANT) & table["spymaster"].isin(PANEL)]
     plain = plain[plain["guesser"].isin(PANEL) & ~plain["seats"]]
     if plain.empty:
         return pd.DataFrame()
-    return plain.pivot_table(
-        index="spymaster", columns="guesser", values="first_guess_on_target", aggfunc="first"
-    )
+    return plain.pivot_table(index="spymaster", columns="guesser", values=values, aggfunc="first")
 
 
 def write_crossplay(table: pd.DataFrame, agreement: pd.DataFrame, out_dir, name="crossplay"):
-    """``name``.csv, ``name``.md (with the agreement matrix) and ``name``.png (heatmap)."""
+    """``name``.csv, ``name``.md (with the agreement matrices) and ``name``.png (heatmap)."""
     out_dir = Path(out_dir)
     markdown = to_markdown(table)
-    if not agreement.empty:
-        shown = agreement.reset_index().rename(columns={"spymaster": "spymaster \\ guesser"})
-        markdown += "\n\nFirst guess on an intended target, plain spymaster -> plain guesser "
-        markdown += f"({AGREEMENT_VARIANT}):\n\n" + to_markdown(shown)
+    matrices = [(agreement, "First guess on an intended target")]
+    if "later_guess_on_target" in table:  # what decides the timed games: agreement_bounds.md
+        later = agreement_matrix(table, "later_guess_on_target")
+        matrices.append((later, "Guesses after a clue's first on an intended target"))
+    for matrix, title in matrices:
+        if not matrix.empty:
+            shown = matrix.reset_index().rename(columns={"spymaster": "spymaster \\ guesser"})
+            markdown += f"\n\n{title}, plain spymaster -> plain guesser ({AGREEMENT_VARIANT}):"
+            markdown += "\n\n" + to_markdown(shown)
     paths = [
         atomic_write_text(out_dir / f"{name}.csv", table.to_csv(index=False)),
         atomic_write_text(out_dir / f"{name}.md", markdown + "\n"),

@@ -59,11 +59,15 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
 
 
 def _agreement(group: pd.DataFrame) -> dict:
-    """Share of clues whose first guess touched an intended target, where recorded."""
-    if "first_guesses" not in group:
-        return {}
-    made = int(group["first_guesses"].sum())
-    return {"first_guess_on_target": group["first_on_target"].sum() / made if made else np.nan}
+    """Share of clues whose first guess touched an intended target, and of the guesses
+    after a clue's first that did, where recorded."""
+    shares = {}
+    for when in ("first", "later"):
+        if f"{when}_guesses" in group:
+            made = int(group[f"{when}_guesses"].sum())
+            hits = group[f"{when}_on_target"].sum()
+            shares[f"{when}_guess_on_target"] = hits / made if made else np.nan
+    return shares
 
 
 def to_markdown(table: pd.DataFrame, digits: int = 3) -> str:

@@ -103,3 +103,20 @@ def test_summary_table_and_markdown(tmp_path):
     path = atomic_write_text(tmp_path / "out" / "table.md", text)
     assert path.read_text().startswith("| variant |")
     assert list(path.parent.iterdir()) == [path]  # no temporary file left behind
+
+
+def test_later_guess_counts_agree_with_the_turn_log():
+    """The guesses after a clue's first, and how many hit one of its intended targets, as the
+    turn log shows them (team games have no sudden death: every guess follows a clue)."""
+    log: list[dict] = []
+    spymaster, guesser = make_agent("spymaster", "glove"), make_agent("guesser", "minilm")
+    records = play("single-team-2019", spymaster, guesser, range(200), turn_log=log)
+    aimed = [turn for turn in log if turn["targets"]]
+    later = [guess in turn["targets"] for turn in aimed for guess in turn["guesses"][1:]]
+    first = [turn["guesses"][0] in turn["targets"] for turn in aimed if turn["guesses"]]
+    assert records["later_guesses"].sum() == len(later) > 100
+    assert records["later_on_target"].sum() == sum(later)
+    assert records["first_on_target"].sum() == sum(first)
+    table = summarize(records)
+    assert table["later_guess_on_target"].iloc[0] == sum(later) / len(later)
+    assert table["later_guess_on_target"].iloc[0] < table["first_guess_on_target"].iloc[0]

@@ -22,6 +22,7 @@ from codebots.errors import CodebotsError
 
 SHOWN = ["variant", "role", "mind", "spymaster", "guesser", "cross", "games", "win_rate"]
 SHOWN += ["assassin_rate", "clues_on_win", "mean_score", "first_guess_on_target"]
+SHOWN += ["later_guess_on_target"]
 
 
 def register(app: typer.Typer) -> None:
