@@ -190,8 +190,8 @@ class SentenceEmbedding(Embedding):
             # One torch thread per encoding thread (encode_texts runs thread_budget() of them
             # on separate batches): a batch of short words' matrix products are too small to
             # split between cores: two torch threads on one batch ran at 0.8-1.4x of one
-            # thread, two batches side by side at 1.6-2.0x (MPNet 730-825 words/s, MiniLM
-            # 3,500 on 2 cores).
+            # thread, two batches side by side at 1.6-2.0x (with the weights cast once, see
+            # _encoder: MPNet 390 words/s on one thread, 750-870 on two).
             torch.set_num_threads(1)
 
             if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
@@ -208,8 +208,8 @@ class SentenceEmbedding(Embedding):
         """The model that encodes: under bfloat16 autocast, one whose linear layers hold
         bfloat16 weights. Autocast casts float32 weights again on every forward pass (its
         cast cache is off in inference mode): a fifth of an MPNet batch's time. Cast once
-        here: the same rounding, so the same vectors bit for bit, and 1.3x faster (MPNet
-        700 -> 900 words/s on 2 cores)."""
+        here: the same rounding, so the same vectors bit for bit, and 1.25-1.3x faster (MPNet
+        on the 50,000 clue words 690 -> 840-870 words/s on 2 cores)."""
         if not half:
             return self.model
         if self._half_model is None:

@@ -51,31 +51,37 @@ FIRST = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
 # "Duet: where the losses are"); a partner as sure of every card as of the first, too.
 LATER_GAP = (0.3, 0.0)
 NUMBERS = (1, 2, 3)
+COLORS = ("#4c72b0", "#dd8452", "#55a868")  # one per variant in the plot
 
 
-def pair(number: int, first: float, later: float) -> str:
-    return f"random[number={number}]:noisy-oracle[first={first:g},later={later:g}]"
-
-
-def cells(games: int, seed: int = 0) -> list[Cell]:
+def settings() -> list[tuple[int, float, float]]:
+    """``(number, first, later)`` of every model pair played."""
     return [
-        Cell(variant, *pair(number, first, round(max(first - gap, 0.0), 2)).split(":"), games, seed)
-        for variant in VARIANTS
+        (number, first, round(max(first - gap, 0.0), 2))
         for gap in LATER_GAP
         for first in FIRST
         for number in NUMBERS
     ]
 
 
+def pair(number: int, first: float, later: float) -> tuple[str, str]:
+    """The (spymaster, guesser) names of the model at these settings."""
+    return f"random[number={number}]", f"noisy-oracle[first={first:g},later={later:g}]"
+
+
+def cells(games: int, seed: int = 0) -> list[Cell]:
+    return [Cell(v, *pair(*one), games, seed) for v in VARIANTS for one in settings()]
+
+
 def bounds(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (first, later): each variant's best win rate over the numbers (ties: the
     fewer clues a win), with the number that reaches it; single-team also the clues a win
     takes there, and the best win rate of a number whose wins take at most CLUE_BAR clues."""
-    table = table.assign(
-        number=table["spymaster"].str.extract(r"number=(\d+)")[0].astype(int),
-        first=table["guesser"].str.extract(r"first=([\d.]+)")[0].astype(float),
-        later=table["guesser"].str.extract(r"later=([\d.]+)")[0].astype(float),
+    played = pd.DataFrame(
+        [(*pair(*one), *one) for one in settings()],
+        columns=["spymaster", "guesser", "number", "first", "later"],
     )
+    table = table.merge(played, on=["spymaster", "guesser"])
     rows = []
     for (first, later), group in table.groupby(["first", "later"], sort=False):
         row = {"first": first, "later": later}
@@ -96,9 +102,18 @@ def bounds(table: pd.DataFrame) -> pd.DataFrame:
     return summary.iloc[np.lexsort((summary["first"], -gap))].reset_index(drop=True)
 
 
-def guess_agreement(variant: str, log: list[dict], seeds: np.ndarray) -> tuple[float, float]:
+def guess_agreement(
+    variant: str, log: list[dict], seeds: np.ndarray, sudden: set[int] | None = None
+) -> tuple[float, float]:
     """``(F, L)`` of a turn log: the share of clues' first guesses, and of their later
-    guesses, that touched one of the clue giver's agents (by the key of each seed's game)."""
+    guesses, that touched one of the clue giver's agents (by the key of each seed's game).
+    The turn log puts a Duet game's sudden-death guesses under its last clue: the last clue
+    of the games in ``sudden`` is left out."""
+    last = {}
+    for turn in log:
+        last[turn["seed"]] = max(last.get(turn["seed"], 0), turn["clue_no"])
+    sudden = sudden or set()
+    log = [t for t in log if not (t["seed"] in sudden and t["clue_no"] == last[t["seed"]])]
     state = make(variant).reset(seeds)
     words = load_pool(get_variant(variant).pool).words
     where = {
@@ -141,8 +156,11 @@ def calibration(games: int) -> pd.DataFrame:
                 pair_ = (Seat.of(ours), Seat.of(mind))
             else:
                 pair_ = (make_agent("spymaster", ours), make_agent("guesser", mind))
-            won = play(variant, *pair_, seeds, turn_log=log)["won"].mean()
-            first, later = guess_agreement(variant, log, seeds)
+            records = play(variant, *pair_, seeds, turn_log=log)
+            won = records["won"].mean()
+            ended = records.get("sudden_death")  # Duet: the games that went to sudden death
+            sudden = set() if ended is None else set(records.loc[ended, "seed"])
+            first, later = guess_agreement(variant, log, seeds, sudden)
             rows.append(
                 {
                     "variant": variant,
@@ -200,15 +218,13 @@ def plot(summary: pd.DataFrame, path: Path) -> Path:
 
     figure, axis = plt.subplots(figsize=(6.4, 4.0))
     summary = summary.assign(gap=(summary["first"] - summary["later"]).round(2))
-    for (column, color), (gap, style) in (
-        (pair_, gap_)
-        for pair_ in zip([c for c in summary.columns if c.endswith(" win rate")], COLORS)
-        for gap_ in zip(LATER_GAP, ("-", "--"))
-    ):
-        rows = summary[summary["gap"] == gap]
+    wins = [column for column in summary.columns if column.endswith(" win rate")]
+    for column, color in zip(wins, COLORS):
         variant = column.removesuffix(" win rate")
-        label = f"{variant}, later = first - {gap:g}" if gap else f"{variant}, later = first"
-        axis.plot(rows["first"], rows[column], style, color=color, marker="o", label=label)
+        for gap, style in zip(LATER_GAP, ("-", "--")):
+            rows = summary[summary["gap"] == gap]
+            label = f"{variant}, later = first - {gap:g}" if gap else f"{variant}, later = first"
+            axis.plot(rows["first"], rows[column], style, color=color, marker="o", label=label)
     axis.set_xlabel("first guess on an agent (F)")
     axis.set_ylabel("best win rate over numbers 1-3")
     axis.set_ylim(0, 1.02)
@@ -218,9 +234,6 @@ def plot(summary: pd.DataFrame, path: Path) -> Path:
     atomic_write(path, lambda temporary: figure.savefig(temporary, dpi=120))
     plt.close(figure)
     return path
-
-
-COLORS = ("#4c72b0", "#dd8452", "#55a868")
 
 
 def main(argv: list[str] | None = None) -> int:

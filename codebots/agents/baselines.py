@@ -132,7 +132,7 @@ class NoisyOracle:
 
     A model of a stranger, not a player: a partner of another mind touches one of the
     giver's agents with a clue's first guess 0.74-0.94 of the time in the timed games and
-    with a later one 0.50-0.63, and its misses land nearly uniformly on the other cards
+    with a later one 0.51-0.63, and its misses land nearly uniformly on the other cards
     (docs/cross-model-notes.md). Played with ``random[number=N]`` it gives the
     win rate a pair of that agreement can reach in each variant whatever the clues: the
     bounds behind the cross-play results (``experiments/agreement_bounds.py``). It stops

@@ -175,7 +175,7 @@ def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str
         "clue_mean": rounded.mean(axis=0),
         "clue_spread": np.maximum(rounded.std(axis=0), 1e-6),
         "neighbours": neighbours,
-        **clue_word_columns(vocabulary, store=len(pool) >= CACHE_MIN_POOL),
+        **clue_word_columns(vocabulary),  # by the vocabulary alone: ad-hoc boards too
     }
     if clue_vectors.shape[1] <= STORED_CLUE_DIMENSIONS:
         arrays["clue_vectors"] = clue_vectors
@@ -212,7 +212,7 @@ def related_neighbours(
     return _best_per_row(keyed, tables.neighbours.shape[1])
 
 
-def clue_word_columns(vocabulary: tuple[str, ...], store: bool = True) -> dict[str, np.ndarray]:
+def clue_word_columns(vocabulary: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The columns of every model's tables that no model decides: each clue word's frequency
     prior and whether lemminflect's dictionary knows it. Three seconds of lookups for 50,000
     words, so cached once per vocabulary rather than paid in every model's cold build."""
@@ -225,7 +225,7 @@ def clue_word_columns(vocabulary: tuple[str, ...], store: bool = True) -> dict[s
         }
 
     key = (CLUE_WORDS_FORMAT, vocabulary)
-    return cached("clue_words", key, f"{len(vocabulary)} clue words", build, store=store)
+    return cached("clue_words", key, f"{len(vocabulary)} clue words", build)
 
 
 def _best_per_row(scores: np.ndarray, k: int) -> np.ndarray:

@@ -21,8 +21,8 @@ from codebots.commands.common import (
 from codebots.errors import CodebotsError
 
 SHOWN = ["variant", "role", "mind", "spymaster", "guesser", "cross", "games", "win_rate"]
-SHOWN += ["assassin_rate", "clues_on_win", "mean_score", "first_guess_on_target"]
-SHOWN += ["later_guess_on_target"]
+SHOWN += ["assassin_rate", "clues_on_win", "mean_score"]
+SHOWN += ["first_guess_on_target", "later_guess_on_target"]
 
 
 def register(app: typer.Typer) -> None:
