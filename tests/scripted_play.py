@@ -3,6 +3,7 @@ assassin (to lose), and the seeds on which they do."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import numpy as np
@@ -24,7 +25,14 @@ def spawn_play(pexpect, seed, record, variant: str = "single-team-2019"):
     """``codebots play`` of a scripted game (you guess) in a real pseudo-terminal."""
     arguments = ["-m", "codebots", *play_arguments(variant, seed, record)]
     return pexpect.spawn(
-        sys.executable, arguments, encoding="utf-8", timeout=120, dimensions=(50, 140)
+        sys.executable,
+        arguments,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 140),
+        # A suite run from a background job (nohup, &) passes on an ignored SIGINT, which
+        # Python keeps ignored: give the game the default a terminal's foreground job has.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 

@@ -49,9 +49,9 @@ def test_cross_is_true_only_where_the_agents_share_no_mind():
 
 
 def test_the_committee_leaves_out_the_partners_mind():
-    assert committee() == ("mpnet", "minilm", "glove", "wordnet")
-    assert committee("minilm") == ("mpnet", "glove", "wordnet")
-    assert committee("glove+wordnet") == ("mpnet", "minilm")
+    assert committee() == ("mpnet", "minilm", "glove", "wordnet", "nomic")
+    assert committee("minilm") == ("mpnet", "glove", "wordnet", "nomic")
+    assert committee("glove+wordnet+nomic") == ("mpnet", "minilm")
     agent = make_agent("spymaster", "crossplay[without=glove]")
     assert agent.name == "crossplay[without=glove]" and "glove" not in minds_of(agent)
     assert is_cross(agent, make_agent("guesser", "glove"))
@@ -65,7 +65,7 @@ def test_the_committee_leaves_out_the_partners_mind():
     [
         (["--spymaster", "crossplay[without=spock]"], "unknown mind 'spock'; the panel: glove"),
         (
-            ["--spymaster", "crossplay[without=glove+minilm+mpnet+wordnet]"],
+            ["--spymaster", "crossplay[without=glove+minilm+mpnet+nomic+wordnet]"],
             "leaves no mind to think with",
         ),
         (["--guesser", "crossplay[with=glove]"], "guesser 'crossplay' has no option 'with'"),
@@ -122,8 +122,8 @@ def test_a_seat_and_a_role_cannot_be_mixed():
 @pytest.mark.slow
 def test_cross_pairs_through_every_variant_family_give_only_valid_clues(tmp_path):
     # Every clue is judged by the clue checker as it is given (turn["valid"]).
-    # Committees that leave out mpnet too, so that no mpnet table is built here.
-    agent = "crossplay[without=mpnet+minilm]"
+    # Committees that leave out mpnet and nomic too, so that no table of theirs is built here.
+    agent = "crossplay[without=mpnet+minilm+nomic]"
     vocabulary = set(make_agent("spymaster", agent).vocabulary)
     for variant in ("classic", "single-team-2019", "marvel-coop", "duet", "mission/gringotts"):
         log: list[dict] = []
@@ -213,7 +213,7 @@ def _guessing(variant: str, solo_majority: bool, seeds) -> tuple:
     from codebots.agents.crossplay import crossplay_guesser
 
     log: list = []
-    guesser = crossplay_guesser("mpnet", solo_majority=solo_majority)  # glove+minilm+wordnet
+    guesser = crossplay_guesser("mpnet+nomic", solo_majority=solo_majority)  # glove+minilm+wordnet
     rows = play(variant, make_agent("spymaster", "glove"), guesser, seeds, turn_log=log)
     return rows, log
 

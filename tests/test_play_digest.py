@@ -109,7 +109,12 @@ def test_games_tables_and_turn_logs_match_the_committed_digest(case, gather, mon
             f"no play digests recorded for this platform ({platform_key()}); record them "
             "on a commit whose play is known good: tests/test_play_digest.py --write"
         )
-    expected = digests[case]
+    expected = digests.get(case)
+    if expected is None:  # recorded here before this case's play last changed
+        pytest.skip(
+            f"no digest of {case} recorded for this platform ({platform_key()}); record it on "
+            "a commit whose play is known good: tests/test_play_digest.py --write"
+        )
     assert play_digest(*CASES[case]) == expected, (
         f"{case} ({gather}): play changed; if meant, rerun tests/test_play_digest.py --write"
     )

@@ -28,10 +28,27 @@ def test_a_cold_start_reads_the_shipped_tables_instead_of_building_them(tmp_path
 
 @pytest.mark.slow
 def test_the_shipped_tables_are_what_a_build_gives(tmp_path):
+    import numpy as np
+
     build_in(tmp_path)  # shipped tables ignored: everything built
     rebuilt = {path.name: recorded_meta(path) for path in shipped_files(tmp_path)}
     shipped = {path.name: recorded_meta(path) for path in shipped_files(PREBUILT_DIR)}
-    assert rebuilt == shipped, REBUILD
+    assert rebuilt.keys() == shipped.keys(), REBUILD  # the same kinds of the same keys
+    for name in rebuilt:
+        if rebuilt[name] == shipped[name]:
+            continue
+        # The gloss vectors are trained one word pair at a time with BLAS's dot and axpy,
+        # whose kernel (chosen per processor: Haswell, SkylakeX, ...) rounds differently:
+        # on another kind of machine the same training gives the same words with vectors
+        # within cosine 0.99998 (measured). Everything else must be identical.
+        assert name.startswith("gloss-"), (name, REBUILD)
+        ours, theirs = np.load(tmp_path / name), np.load(PREBUILT_DIR / name)
+        assert np.array_equal(ours["keys"], theirs["keys"]), REBUILD
+        a, b = ours["vectors"], theirs["vectors"]
+        cosines = (a * b).sum(axis=1) / np.maximum(
+            np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12
+        )
+        assert cosines.min() > 0.9999, REBUILD
 
 
 def test_a_shipped_file_is_checked_like_a_cache_file(tmp_path, monkeypatch, capsys):

@@ -161,13 +161,13 @@ def fitted_weights() -> dict:
     return data["weights"]
 
 
-def weights_without(left_out: tuple[str, ...]) -> dict:
-    """The weights fitted on no game of the left-out minds (``()``: on every panel mind's)."""
-    weights = fitted_weights()
-    key = "+".join(sorted(set(left_out)))
-    if key not in weights:
-        raise ValueError(f"{WEIGHTS_FILE} has no fit without {key or 'any mind'}; refit it")
-    return weights[key]
+def weights_without(left_out: tuple[str, ...]) -> dict | None:
+    """The weights fitted on no game of the left-out minds, from the most partners' games
+    (``()``: every fitted partner's). A mind added to the panel after the fit was in no
+    fit's games: the fit on every other partner's serves without it too (``trained_on``).
+    None when every fit saw one of them (the guesser then reads Duet by z alone)."""
+    blind = [fit for fit in fitted_weights().values() if not set(fit["trained_on"]) & set(left_out)]
+    return max(blind, key=lambda fit: len(fit["trained_on"]), default=None)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -44,6 +44,7 @@ def _guesser(name: str, model: str, summary: str, **fixed) -> None:
 _spymaster("glove", ("glove",), "Margin clues from GloVe 6B 50d (the default).")
 _spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encodings.")
 _spymaster("mpnet", ("mpnet",), "Margin clues from all-mpnet-base-v2 word encodings.")
+_spymaster("nomic", ("nomic",), "Margin clues from nomic-embed-text-v1.5 word encodings.")
 _spymaster("wordnet", ("wordnet",), "Margin clues from word vectors trained on WordNet's glosses.")
 _spymaster(
     "robust",
@@ -76,6 +77,7 @@ _spymaster(
 _guesser("glove", "glove", "Touches the cards nearest the clue (GloVe), up to its number.")
 _guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to its number.")
 _guesser("mpnet", "mpnet", "Touches the cards nearest the clue (MPNet), up to its number.")
+_guesser("nomic", "nomic", "Touches the cards nearest the clue (Nomic), up to its number.")
 _guesser("wordnet", "wordnet", "Touches the cards nearest the clue (WordNet gloss vectors).")
 # Guessers that also consult the lexicon: both sides then share it, so a pairing with a
 # lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
