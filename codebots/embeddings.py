@@ -422,8 +422,7 @@ def model_fingerprint(spec: str) -> tuple:
 @functools.cache
 def load_embedding(spec: str = "glove") -> Embedding:
     """The embedding for a spec: ``glove``, ``minilm``, ``mpnet``, ``nomic``, ``wordnet``,
-    ``kv:PATH`` or
-    ``A+B``."""
+    ``kv:PATH`` or ``A+B``."""
     spec = spec.strip()
     if "+" in spec:
         return CombinedEmbedding([load_embedding(part) for part in spec.split("+")])

@@ -13,10 +13,11 @@ others, knowing nothing else of the partner).
   (at least eight other non-targets nearer the clue: a partner's misses land near it) and
   opens with four warnings at it; in the time-limited games (Duet, Marvel co-op, classic)
   the worst margin alone, since a careful clue costs turns there.
-- The guesser ranks cards by the mean of the committee's cosines (the concatenated unit
-  vectors of :class:`codebots.embeddings.CombinedEmbedding`); in Duet it guesses by the
-  probabilities of :mod:`codebots.agents.duet_reader` (the key structure of its own side
-  and the clue's evidence), going on while a green is worth the risk.
+- The guesser ranks cards by the mean over its minds of each mind's own z-scores for the
+  clue (``minds_apart``; in single-team games it goes past its first card only when most of
+  its minds agree); in Duet it guesses by the probabilities of
+  :mod:`codebots.agents.duet_reader` (the key structure of its own side and the clue's
+  evidence), going on while a green is worth the risk.
 
 docs/cross-model-notes.md has the measurements behind each setting.
 """
