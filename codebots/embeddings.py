@@ -183,11 +183,17 @@ class SentenceEmbedding(Embedding):
         self._half_model = None  # the model with bfloat16 linear layers (see _encoder)
         self._store = None  # every text encoded so far (codebots.word_store), on first use
 
+    @property
+    def gguf(self) -> bool:
+        """A llama.cpp model file (nomic), run by codebots.gguf_bert, not a
+        sentence-transformers folder."""
+        return self.model_path.endswith(".gguf")
+
     @functools.cached_property
     def dim(self) -> int:
         # From the model's pooling config: loading torch and the weights takes seconds, and
         # cached encodings need neither.
-        if self.model_path.endswith(".gguf"):
+        if self.gguf:
             from codebots.gguf import embedding_length
 
             return embedding_length(self.model_path)
@@ -211,17 +217,17 @@ class SentenceEmbedding(Embedding):
             # _encoder: MPNet 390 words/s on one thread, 750-870 on two).
             torch.set_num_threads(1)
 
-            if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
-                from transformers.utils import logging as transformers_logging
-
-                transformers_logging.disable_progress_bar()
-            if self.model_path.endswith(".gguf"):  # nomic: llama.cpp's format, our encoder
+            if self.gguf:  # nomic: no transformers (seconds to import), our own encoder
                 from codebots.gguf_bert import NomicBert
 
                 self._model = NomicBert(self.model_path)
             else:
                 from sentence_transformers import SentenceTransformer
 
+                if not sys.stderr.isatty():  # no "Loading weights" bars in logs and pipes
+                    from transformers.utils import logging as transformers_logging
+
+                    transformers_logging.disable_progress_bar()
                 self._model = SentenceTransformer(self.model_path, device="cpu")
         return self._model
 

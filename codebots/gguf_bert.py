@@ -122,6 +122,7 @@ class NomicBert(torch.nn.Module):
         )
         vocabulary = wordpiece_vocabulary(metadata["tokenizer.ggml.tokens"])
         self.tokenizer = BertWordPieceTokenizer(vocabulary, lowercase=True)
+        self.tokenizer.enable_padding(pad_id=vocabulary["[PAD]"], pad_token="[PAD]")
         self.eval()
 
     def get_embedding_dimension(self) -> int:
@@ -129,14 +130,11 @@ class NomicBert(torch.nn.Module):
 
     def preprocess(self, texts: list[str]) -> dict[str, torch.Tensor]:
         """Token ids of ``PREFIX + text`` ([CLS] .. [SEP]), right-padded, with their mask."""
-        encoded = [self.tokenizer.encode(PREFIX + text).ids for text in texts]
-        longest = max(map(len, encoded), default=0)
-        ids = torch.zeros((len(encoded), longest), dtype=torch.long)
-        mask = torch.zeros((len(encoded), longest), dtype=torch.long)
-        for row, tokens in enumerate(encoded):
-            ids[row, : len(tokens)] = torch.tensor(tokens)
-            mask[row, : len(tokens)] = 1
-        return {"input_ids": ids, "attention_mask": mask}
+        # one Rust call for the batch, padded to its longest text with [PAD] (id 0)
+        encoded = self.tokenizer.encode_batch([PREFIX + text for text in texts])
+        ids = torch.tensor([e.ids for e in encoded], dtype=torch.long).reshape(len(texts), -1)
+        mask = torch.tensor([e.attention_mask for e in encoded], dtype=torch.long)
+        return {"input_ids": ids, "attention_mask": mask.reshape(ids.shape)}
 
     def forward(self, features: dict) -> dict:
         ids, mask = features["input_ids"], features["attention_mask"]
