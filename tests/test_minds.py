@@ -250,10 +250,12 @@ def test_the_majority_rule_leaves_timed_and_rival_games_alone(variant):
     )
 
 
-def test_the_crossplay_guesser_gives_every_mind_one_voice():
-    """Its first guess on a game's first clue is the card with the best mean, over its
-    minds, of each mind's own z-scores (not the z of their pooled cosine, which leans to the
-    mind whose cosines spread most); recomputed here from the minds' slices of the tables."""
+def test_the_crossplay_guesser_weighs_each_minds_own_reading():
+    """Its first guess on a game's first clue is the card with the best weighted mean, over
+    its minds, of each mind's own z-scores (not the z of their pooled cosine, which leans to
+    the mind whose cosines spread most), each mind weighted by the square of how far its
+    best card stands out over the pool; recomputed here from the minds' slices of the
+    tables."""
     from codebots.agents.crossplay import crossplay_guesser
     from codebots.agents.tables import model_tables
     from codebots.embeddings import load_embedding
@@ -280,7 +282,7 @@ def test_the_crossplay_guesser_gives_every_mind_one_voice():
     play("single-team-2019", make_agent("spymaster", "glove"), guesser, np.arange(1000, 1200))
     parts = guesser.model.split("+")
     bounds = np.cumsum([0] + [load_embedding(part).dim for part in parts])
-    apart_agrees = pooled_agrees = total = 0
+    apart_agrees = equal_agrees = pooled_agrees = total = 0
     for words, cards, clues, choices in asked:
         table = model_tables(guesser.model, words, guesser.vocabulary)
         card_vectors = table.card_vectors[cards]  # (R, 25, d)
@@ -294,11 +296,21 @@ def test_the_crossplay_guesser_gives_every_mind_one_voice():
             np.einsum("rkd,rd->rk", card_vectors[:, :, a:b], clue_vectors[:, a:b])
             for a, b in zip(bounds[:-1], bounds[1:])
         ]
-        apart = np.mean([z(sims) for sims in own], axis=0).argmax(axis=1)
+        weights = []
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            over_pool = (clue_vectors[:, a:b] @ table.card_vectors[:, a:b].T).std(axis=1)
+            sims = np.einsum("rkd,rd->rk", card_vectors[:, :, a:b], clue_vectors[:, a:b])
+            standout = (sims.max(axis=1) - sims.mean(axis=1)) / np.maximum(over_pool, 1e-6)
+            weights.append(np.maximum(standout, 0.1)[:, None] ** 2)
+        readings = [w * z(sims) for w, sims in zip(weights, own)]
+        apart = (sum(readings) / sum(weights)).argmax(axis=1)
+        equal = np.mean([z(sims) for sims in own], axis=0).argmax(axis=1)
         pooled = z(np.einsum("rkd,rd->rk", card_vectors, clue_vectors)).argmax(axis=1)
         apart_agrees += int((apart == choices).sum())
+        equal_agrees += int((equal == choices).sum())
         pooled_agrees += int((pooled == choices).sum())
         total += len(choices)
     assert total >= 150
     assert apart_agrees == total
-    assert pooled_agrees < total  # the two readings part on some clues
+    assert equal_agrees < total  # the weights decide some clues
+    assert pooled_agrees < total  # and the minds read apart others

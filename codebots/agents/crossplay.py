@@ -14,10 +14,11 @@ others, knowing nothing else of the partner).
   opens with four warnings at it; in the time-limited games (Duet, Marvel co-op, classic)
   the worst margin alone, since a careful clue costs turns there.
 - The guesser ranks cards by the mean over its minds of each mind's own z-scores for the
-  clue (``minds_apart``; in single-team games it goes past its first card only when most of
-  its minds agree); in Duet it guesses by the probabilities of
-  :mod:`codebots.agents.duet_reader` (the key structure of its own side and the clue's
-  evidence), going on while a green is worth the risk.
+  clue (``minds_apart``), each mind weighted by how far its best card stands out (in
+  single-team games it goes past its first card only when most of its minds agree); in
+  Duet it guesses by the probabilities of :mod:`codebots.agents.duet_reader` (the key
+  structure of its own side and the clue's evidence), going on while a green is worth the
+  risk.
 
 docs/cross-model-notes.md has the measurements behind each setting.
 """
@@ -79,6 +80,9 @@ SINGLE_TEAM = CAREFUL_CLUES
 # alone (a far assassin costs more turns than it saves there); in Marvel co-op the virtual
 # team's agent covered is the one whose removal makes the next clue best.
 TIMED: dict = {"cover_policy": "lookahead"}
+# The guesser weighs each mind's reading by how far its best card stands out, squared
+# (tuning seeds 1000-1299 and 2000-2299: Marvel co-op +1-2 points, first guesses +0-2).
+CONFIDENCE_POWER = 2.0
 
 
 class CrossplaySpymaster:
@@ -146,7 +150,13 @@ def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
     reader by probabilities (:mod:`codebots.agents.duet_reader`) fitted without the left-out
     minds."""
     left_out = tuple(check_minds(without.split("+"))) if without else ()
-    options = {"duet_reader": left_out, "solo_majority": True, "minds_apart": True, **options}
+    options = {
+        "duet_reader": left_out,
+        "solo_majority": True,
+        "minds_apart": True,
+        "confidence_power": CONFIDENCE_POWER,
+        **options,
+    }
     return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
 
 

@@ -22,6 +22,7 @@ TOUCH_TWO_GAP_Z = 1.0  # Hogwarts bonus: touch the next card too when this close
 
 MAX_TARGETS = 9  # the most cards one clue may aim at
 MEMORY = 32  # clues a guesser (and a spymaster) remembers per game
+MIN_STANDOUT = 0.1  # a mind's smallest say (confidence_power): never none at all
 
 
 class EmbeddingGuesser:
@@ -80,6 +81,7 @@ class EmbeddingGuesser:
         duet_threshold: float = 0.2,  # Duet reader: go on while the value is at least this
         solo_majority: bool = False,  # no rival, no clock: past the first card, most minds agree
         minds_apart: bool = False,  # a committee: read the clue by each mind's own z, averaged
+        confidence_power: float = 0.0,  # minds apart: each weighted by its best card's standout
     ):
         self.model = model
         self.name = name or model
@@ -100,6 +102,7 @@ class EmbeddingGuesser:
         self.duet_threshold = duet_threshold
         self.solo_majority = solo_majority
         self.minds_apart = minds_apart
+        self.confidence_power = confidence_power
         self._outside: tuple = (None, {})  # (table, word -> vector) of words outside it
         self.begin(0)
 
@@ -245,9 +248,10 @@ class EmbeddingGuesser:
             # one).
             mind_sims = self._mind_sims(cards, clue[guessing])
             current = np.zeros_like(sims)  # (B, 25)
-            for one in mind_sims:
-                current[guessing] += _standardize(one, candidates[guessing])
-            current /= len(mind_sims)
+            weights = self._mind_weights(mind_sims, clue[guessing], table, candidates[guessing])
+            for one, weight in zip(mind_sims, weights):
+                current[guessing] += weight * _standardize(one, candidates[guessing])
+            current[guessing] /= sum(weights)
         else:
             current = _standardize(sims, candidates)
         if self.lexicon_weight:
@@ -346,6 +350,26 @@ class EmbeddingGuesser:
 
         bounds = np.cumsum([0] + [load_embedding(part).dim for part in self.model.split("+")])
         return [slice(start, stop) for start, stop in zip(bounds[:-1], bounds[1:])]
+
+    def _mind_weights(self, mind_sims, clue, table, candidates) -> list[np.ndarray | float]:
+        """Each mind's say in the averaged z: 1, or with ``confidence_power`` the standout of
+        its best candidate card, ``((best - mean of the candidates) / spread over the pool)
+        ** power`` (``(A, 1)``). A mind that does not know a clue reads it flat, and the
+        board's z-scores blow its noise up to the scale of a real reading; measured over the
+        pool it stands out little (docs/cross-model-notes.md: a Marvel co-op guesser +1-2
+        points on average, +4-6 with a WordNet partner)."""
+        if not self.confidence_power:
+            return [1.0] * len(mind_sims)
+        count = np.maximum(candidates.sum(axis=1, keepdims=True), 1)  # (A, 1)
+        weights = []
+        for one, part in zip(mind_sims, self._mind_slices):
+            pool = clue[:, part] @ table.card_vectors[:, part].T  # (A, P) the clue to every card
+            spread = np.maximum(pool.std(axis=1, keepdims=True), 1e-6)
+            mean = np.where(candidates, one, 0.0).sum(axis=1, keepdims=True) / count
+            best = np.where(candidates, one, -np.inf).max(axis=1, keepdims=True)
+            standout = np.maximum((best - mean) / spread, MIN_STANDOUT)
+            weights.append(standout**self.confidence_power)
+        return weights
 
     def _mind_sims(self, cards: np.ndarray, clue: np.ndarray) -> list[np.ndarray]:
         """Each mind's similarities ``(R, 25)`` of ``clue`` (R, d) to ``cards`` (R, 25, d)."""
