@@ -80,9 +80,11 @@ SINGLE_TEAM = CAREFUL_CLUES
 # alone (a far assassin costs more turns than it saves there); in Marvel co-op the virtual
 # team's agent covered is the one whose removal makes the next clue best.
 TIMED: dict = {"cover_policy": "lookahead"}
-# The guesser weighs each mind's reading by how far its best card stands out, squared
-# (tuning seeds 1000-1299 and 2000-2299: Marvel co-op +1-2 points, first guesses +0-2).
-CONFIDENCE_POWER = 2.0
+# How the guesser reads a clue: each mind's own z-scores, each mind weighted by the square
+# of how far its best card stands out (tuning seeds 1000-1299 and 2000-2299: Marvel co-op
+# +1-2 points, first guesses +0-2). The Duet reader's weights were fitted on the committee's
+# pooled z (refitted on this reading: Duet +1.5 points, Diagon Alley -2.5; not shipped).
+READING = {"minds_apart": True, "confidence_power": 2.0}
 
 
 class CrossplaySpymaster:
@@ -150,13 +152,7 @@ def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
     reader by probabilities (:mod:`codebots.agents.duet_reader`) fitted without the left-out
     minds."""
     left_out = tuple(check_minds(without.split("+"))) if without else ()
-    options = {
-        "duet_reader": left_out,
-        "solo_majority": True,
-        "minds_apart": True,
-        "confidence_power": CONFIDENCE_POWER,
-        **options,
-    }
+    options = {"duet_reader": left_out, "solo_majority": True, **READING, **options}
     return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
 
 
