@@ -83,7 +83,8 @@ TIMED: dict = {"cover_policy": "lookahead"}
 # How the guesser reads a clue: each mind's own z-scores, each mind weighted by the square
 # of how far its best card stands out (tuning seeds 1000-1299 and 2000-2299: Marvel co-op
 # +1-2 points, first guesses +0-2). The Duet reader's weights were fitted on the committee's
-# pooled z (refitted on this reading: Duet +1.5 points, Diagon Alley -2.5; not shipped).
+# pooled z; refitted on this reading (tuning seeds 1300-1799: Duet +2.3 points, Diagon Alley
+# -1.5) they were not shipped (docs/cross-model-notes.md).
 READING = {"minds_apart": True, "confidence_power": 2.0}
 
 
