@@ -250,9 +250,11 @@ def clue(
     spymaster: Annotated[
         str,
         typer.Option(
-            help="An embedding spymaster (glove, minilm, ...: `codebots agents` lists them)."
+            help="An embedding spymaster (crossplay, glove, minilm, ...: `codebots agents` "
+            "lists them); crossplay, the partner of a person in codebots play, thinks with "
+            "every mind."
         ),
-    ] = "glove",
+    ] = "crossplay",
     top: Annotated[str, typer.Option(metavar="INT", help="How many clues to show.")] = "5",
 ) -> None:
     """Suggest clues for your cards on a board, with intended targets and scores.
@@ -291,14 +293,19 @@ def clue(
         ]
         view = SpymasterView.single(cards, identity, get_variant("classic"))
         rows = agent.top_clues(view, 0, count)
+        for row in rows:  # a committee says which of its minds read the clue as intended
+            positions = [cards.index(card) for card in row["targets"]]
+            row["minds"] = agent.agreeing_minds(view, 0, row["clue"], positions)
     except CodebotsError as error:
         raise fail(error) from None
     if not rows:
         raise fail(CodebotsError("no valid clue word separates these targets from the rest"))
+    committee = len(agent.models) > 1
     for rank, row in enumerate(rows, start=1):
+        minds = f"; minds agreeing: {', '.join(row['minds']) or 'none'}" if committee else ""
         typer.echo(
             f"{rank}. {row['clue']} {row['number']}  -> {', '.join(row['targets'])}"
-            f"  (margin {row['margin']:+.3f}, score {row['score']:.3f})"
+            f"  (margin {row['margin']:+.3f}, score {row['score']:.3f}{minds})"
         )
 
 

