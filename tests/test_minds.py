@@ -71,6 +71,9 @@ def test_the_committee_leaves_out_the_partners_mind():
         (["--guesser", "crossplay[with=glove]"], "guesser 'crossplay' has no option 'with'"),
         (["--guesser", "glove[without=minilm]"], "guesser 'glove' has no option 'without'"),
         (["--spymaster", "crossplay[without=glove"], "options in brackets"),
+        (["--spymaster", "crossplay[min_zipf=2]"], "min_zipf=2 must be a number from 3.0 to 6.0"),
+        (["--spymaster", "crossplay[min_zipf=often]"], "min_zipf=often must be a number"),
+        (["--guesser", "crossplay[min_zipf=4]"], "guesser 'crossplay' has no option 'min_zipf'"),
     ],
 )
 def test_bad_cross_play_agents_are_one_line_errors(arguments, message):
@@ -117,6 +120,35 @@ def test_a_seat_and_a_role_cannot_be_mixed():
         play("duet", seat, make_agent("guesser", "glove"), np.arange(2))
     with pytest.raises(CodebotsError, match="seat pairings are for Duet"):
         play("classic", seat, seat, np.arange(2))
+
+
+def test_a_zipf_floor_keeps_the_clue_words_common():
+    """``crossplay[min_zipf=Z]`` (plainer words for a person): its clues, warnings and bonus
+    clues included, are words of at least Zipf Z wherever one of the card's candidate words
+    is (late in a long game they may all be spent: then the best valid word); without the
+    floor the same games hold many rarer words."""
+    from codebots.morphology import zipf
+
+    def rare_share(name: str, variant: str) -> float:
+        log: list[dict] = []
+        if variant.startswith(("duet", "mission/")):
+            first = Seat(make_agent("spymaster", name), make_agent("guesser", "minilm"), "c")
+            second = Seat(make_agent("spymaster", "minilm"), make_agent("guesser", "minilm"), "m")
+        else:
+            first, second = make_agent("spymaster", name), make_agent("guesser", "minilm")
+        play(variant, first, second, np.arange(40), turn_log=log)
+        ours = [turn["clue"] for turn in log if turn.get("giver_seat", 0) == 0]
+        words = [word for clue in ours for word in clue.split()]
+        assert len(words) >= 40, (name, variant)
+        return np.mean([zipf(word) < 4.0 for word in words])
+
+    light = "crossplay[without=mpnet+minilm+nomic"  # its committee: glove and wordnet
+    for variant in ("single-team-2019", "marvel-coop", "duet", "mission/london"):
+        floored, free = (
+            rare_share(f"{light},min_zipf=4]", variant),
+            rare_share(f"{light}]", variant),
+        )
+        assert floored <= 0.01 and free >= 0.1, (variant, floored, free)
 
 
 @pytest.mark.slow

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from codebots.agents.base import Clues
-from codebots.agents.registry import register
+from codebots.agents.registry import option_value, register
 from codebots.agents.views import OWN, GuesserView, SpymasterView
 from codebots.engine.constants import STOP
-from codebots.errors import CodebotsError
 from codebots.validity import variant_checker
 from codebots.vocab import clue_vocabulary
 
@@ -24,18 +23,6 @@ def random_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def random_covers(view: SpymasterView, rng: np.random.Generator) -> np.ndarray:
     """Cover a random uncovered agent of the covering team (the baseline virtual team)."""
     return random_choice((view.identity == OWN) & ~view.covered, rng)
-
-
-def _option(agent: str, name: str, value, kind, low, high):
-    """An agent option given in its name (a string) or in code, checked: a one-line error."""
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        number = None
-    if number is None or not low <= number <= high:
-        what = "a whole number" if kind is int else "a number"
-        raise CodebotsError(f"{agent}: {name}={value} must be {what} from {low} to {high}")
-    return number
 
 
 @register(
@@ -59,7 +46,7 @@ class RandomSpymaster:
 
     @staticmethod
     def check_options(number=None) -> int | None:
-        return None if number is None else _option("random", "number", number, int, 1, 9)
+        return None if number is None else option_value("random", "number", number, int, 1, 9)
 
     def clues(self, view: SpymasterView, rng: np.random.Generator) -> Clues:
         size = len(view.active)
@@ -151,9 +138,10 @@ class NoisyOracle:
 
     @staticmethod
     def check_options(first=0.75, later=None) -> tuple[float, float]:
-        first = _option("noisy-oracle", "first", first, float, 0.0, 1.0)
-        later = first if later is None else _option("noisy-oracle", "later", later, float, 0.0, 1.0)
-        return first, later
+        first = option_value("noisy-oracle", "first", first, float, 0.0, 1.0)
+        if later is not None:
+            later = option_value("noisy-oracle", "later", later, float, 0.0, 1.0)
+        return first, first if later is None else later
 
     def guesses(self, view: GuesserView, rng: np.random.Generator) -> np.ndarray:
         assert view.secret is not None, "the noisy oracle needs the privileged view"

@@ -22,6 +22,7 @@ import dataclasses
 
 import numpy as np
 
+from codebots.agents.tables import familiar
 from codebots.agents.views import BYSTANDER, OWN
 
 MARK_Z = 2.0  # Hogsmeade bonus: mark a bystander the clue is at least this near (z units)
@@ -78,7 +79,8 @@ def two_word_clue(spymaster, view, game: int, word: str, target: int):
     for other in others[others != target]:
         neighbours = main.neighbours[cards[other], :SECOND_WORDS]
         forbidden = main.forbid.forbidden(cards[None], visible[None], neighbours[None])[0]
-        for second in neighbours[~forbidden]:
+        usable = ~forbidden & familiar(main, neighbours, spymaster.min_zipf)
+        for second in neighbours[usable]:
             if second == first or first < 0:
                 continue
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from codebots.agents.board_gather import RowMax, descending, penalty
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
-from codebots.agents.tables import forbid_for
+from codebots.agents.tables import familiar, forbid_for
 from codebots.agents.views import ASSASSIN, OTHER, OWN, SpymasterView
 from codebots.lexicon import relation_matrix
 
@@ -63,6 +63,7 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
     valid_ok = candidate_ok.copy()  # every clue the fallback may use
     if spymaster.dictionary_only:  # names and brands are trivia another model may not share
         candidate_ok &= main.dictionary[candidates]
+    candidate_ok &= familiar(main, candidates, spymaster.min_zipf)  # a person's words
 
     # The work runs in (G, S, 25, K) (see codebots.agents.board_gather): candidate (j, k)
     # is neighbour k of slot j; masks are (G, 1, 25, 1) additive float32 penalties (0,
@@ -136,10 +137,13 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
         # candidates that pass every preference, else from any valid candidate.
         rows = np.flatnonzero(fell_back)
         plain_ok = candidate_ok[rows] & np.isfinite(plain[rows])  # (F, C)
+        valid_rows = valid_ok[rows] & np.isfinite(plain[rows])
+        # A person's floor on the words (min_zipf) holds as long as any valid word meets it.
+        familiar_rows = valid_rows & familiar(main, candidates[rows], spymaster.min_zipf)
         relaxed = np.where(
             plain_ok.any(axis=1, keepdims=True),
             plain_ok,
-            valid_ok[rows] & np.isfinite(plain[rows]),
+            np.where(familiar_rows.any(axis=1, keepdims=True), familiar_rows, valid_rows),
         )
         score[rows, 0, :] = np.where(relaxed, plain[rows], -np.inf)
     return score, candidates, layout, targets_l, cards_l, margins, fell_back

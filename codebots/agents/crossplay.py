@@ -12,7 +12,8 @@ others, knowing nothing else of the partner).
   clue (when WordNet is in the committee), keeps the assassin well down every mind's list
   (at least eight other non-targets nearer the clue: a partner's misses land near it) and
   opens with four warnings at it; in the time-limited games (Duet, Marvel co-op, classic)
-  the worst margin alone, since a careful clue costs turns there.
+  the worst margin alone, since a careful clue costs turns there. ``min_zipf=Z`` keeps its
+  clue words at least Zipf Z common (plainer words for a person; off by default).
 - The guesser ranks cards by the mean over its minds of each mind's own z-scores for the
   clue (``minds_apart``), each mind weighted by how far its best card stands out (in
   single-team games it goes past its first card only when most of its minds agree); in
@@ -28,6 +29,7 @@ from __future__ import annotations
 from codebots.agents.base import uses_rng
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
+from codebots.agents.registry import option_value
 from codebots.errors import CodebotsError
 from codebots.minds import PANEL, check_minds
 
@@ -35,7 +37,12 @@ from codebots.minds import PANEL, check_minds
 # dictionary filter: the strongest left, in this order (nomic, the fifth mind, was measured
 # as a voice in the committee, not as the source of candidates).
 PREFERENCE = ("mpnet", "minilm", "glove", "wordnet", "nomic")
-OPTIONS = ("without",)
+GUESSER_OPTIONS = ("without",)
+# min_zipf: clue words at least this common (wordfreq's Zipf scale: 3 is once in a million
+# words, 4 ten times, 6 the commonest words), for a person who would rather not meet
+# "vaulter" or "cuticle"; off by default: with a model partner it costs the timed games
+# (docs/cross-model-notes.md, "Plain clue words for a person").
+SPYMASTER_OPTIONS = ("without", "min_zipf")
 
 
 def committee(without: str = "") -> tuple[str, ...]:
@@ -56,8 +63,12 @@ def committee(without: str = "") -> tuple[str, ...]:
     return minds
 
 
-def _check(without: str = "") -> None:
+def _check(without: str = "", min_zipf=None) -> float:
+    """Check the name's options (a one-line error); the clue words' Zipf floor (0: none)."""
     committee(without)
+    if min_zipf is None or min_zipf == "":
+        return 0.0
+    return option_value("crossplay", "min_zipf", min_zipf, float, 3.0, 6.0)
 
 
 # Careful clues for a partner of another mind (docs/cross-model-notes.md): a clear margin,
@@ -142,9 +153,10 @@ class CrossplaySpymaster:
         return self._for(view.variant).agreeing_minds(view, game, word, targets)
 
 
-def crossplay_spymaster(without: str = "", **options) -> CrossplaySpymaster:
-    """The cross-play spymaster thinking with every panel mind but ``without``."""
-    return CrossplaySpymaster(without, **options)
+def crossplay_spymaster(without: str = "", min_zipf=None, **options) -> CrossplaySpymaster:
+    """The cross-play spymaster thinking with every panel mind but ``without``; with
+    ``min_zipf``, only clue words at least that common."""
+    return CrossplaySpymaster(without, min_zipf=_check(without, min_zipf), **options)
 
 
 def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
@@ -157,6 +169,7 @@ def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
     return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
 
 
-for factory in (crossplay_spymaster, crossplay_guesser):
-    factory.name_options = OPTIONS
-    factory.check_options = _check
+crossplay_spymaster.name_options = SPYMASTER_OPTIONS
+crossplay_spymaster.check_options = _check
+crossplay_guesser.name_options = GUESSER_OPTIONS
+crossplay_guesser.check_options = committee

@@ -73,6 +73,7 @@ class EmbeddingSpymaster(WarningClues):
         danger: tuple[float, float, float] = (0.2, 0.0, 0.5),  # other team, bystander, assassin
         max_number: int = MAX_TARGETS,
         dictionary_only: bool = True,
+        min_zipf: float = 0.0,  # clue words at least this common (wordfreq Zipf; 0: any)
         max_danger: tuple[float, float] = (np.inf, np.inf),  # z cap: other team, assassin
         candidates: int | None = None,  # nearest clue words per target (None: all in table)
         cover_policy: str = "danger",  # Marvel virtual turn (codebots.agents.covers)
@@ -100,6 +101,7 @@ class EmbeddingSpymaster(WarningClues):
         self.danger[[OTHER, BYSTANDER, ASSASSIN]] = danger
         self.max_number = max_number
         self.dictionary_only = dictionary_only
+        self.min_zipf = min_zipf
         self.max_danger = max_danger
         self.candidates = candidates
         self.cover_policy = check_policy(cover_policy)

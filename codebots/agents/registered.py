@@ -106,7 +106,8 @@ _guesser(
 register(
     "spymaster",
     "crossplay",
-    "Clues every panel mind reads alike (crossplay[without=M]: all but mind M).",
+    "Clues every panel mind reads alike (crossplay[without=M]: all but mind M; "
+    "[min_zipf=4]: common words only).",
 )(crossplay_spymaster)
 EMBEDDING_SPYMASTERS.append("crossplay")
 register(

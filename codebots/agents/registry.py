@@ -49,6 +49,18 @@ def split_agent_name(name: str) -> tuple[str, dict[str, str]]:
     return match.group(1), options
 
 
+def option_value(agent: str, name: str, value, kind, low, high):
+    """An agent option given in its name (a string) or in code, checked: a one-line error."""
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not low <= number <= high:
+        what = "a whole number" if kind is int else "a number"
+        raise CodebotsError(f"{agent}: {name}={value} must be {what} from {low} to {high}")
+    return number
+
+
 def check_agent(role: str, name: str) -> None:
     """A one-line error unless ``name`` is a registered ``role`` (options checked too)."""
     make_agent(role, name, build=False)

@@ -212,6 +212,20 @@ def related_neighbours(
     return _best_per_row(keyed, tables.neighbours.shape[1])
 
 
+def familiarity(zipf_frequency):
+    """The frequency prior of a word of this wordfreq Zipf frequency, in [0, 1]: 0 at Zipf 3
+    (a few times in a million words) and below, 1 at Zipf 6 (the commonest words)."""
+    return np.clip((np.asarray(zipf_frequency, dtype=np.float32) - 3.0) / 3.0, 0.0, 1.0)
+
+
+def familiar(tables: ModelTables, words: np.ndarray, min_zipf: float) -> np.ndarray | bool:
+    """Which clue ids ``words`` are at least Zipf ``min_zipf`` common (True: no floor, at 3 and
+    below every word's prior is 0)."""
+    if min_zipf <= 3.0:
+        return True
+    return tables.prior[words] >= familiarity(min_zipf)
+
+
 def clue_word_columns(vocabulary: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The columns of every model's tables that no model decides: each clue word's frequency
     prior and whether lemminflect's dictionary knows it. Three seconds of lookups for 50,000
@@ -220,7 +234,7 @@ def clue_word_columns(vocabulary: tuple[str, ...]) -> dict[str, np.ndarray]:
     def build() -> dict[str, np.ndarray]:
         prior = np.array([zipf(word) for word in vocabulary], dtype=np.float32)
         return {
-            "prior": np.clip((prior - 3.0) / 3.0, 0.0, 1.0),
+            "prior": familiarity(prior),
             "dictionary": np.array([in_lexicon(word) for word in vocabulary], dtype=bool),
         }
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from codebots.agents.board_gather import penalty
 from codebots.agents.guesser import MEMORY
-from codebots.agents.tables import forbid_for
+from codebots.agents.tables import familiar, forbid_for
 from codebots.agents.views import ASSASSIN, OTHER, SpymasterView
 
 
@@ -66,7 +66,7 @@ class WarningClues:
         words = gather.neighbours[targets]  # (G, K)
         forbid = forbid_for(view.variant, main)
         ok = ~gather.forbidden(forbid, board, visible, targets[:, None], 1)
-        ok &= main.dictionary[words]
+        ok &= main.dictionary[words] & familiar(main, words, self.min_zipf)
         given = self._given[games]  # (G, MEMORY), -1 past each game's count
         for slot in range(min(int(self._given_count[games].max(initial=0)), MEMORY)):
             ok &= words != given[:, slot, None]
