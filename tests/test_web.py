@@ -159,6 +159,9 @@ def test_bad_input_is_a_4xx_page_with_one_line(client):
     form = {"variant": "classic", "seed": "1", "spymaster": "nobody", "guesser": "glove"}
     response = client.post("/games", data=form)
     assert response.status_code == 400 and "nobody" in response.text
+    form["spymaster"] = "crossplay[min_zipf=2]"  # the front page's own hint, mistyped
+    response = client.post("/games", data=form)
+    assert response.status_code == 400 and "min_zipf=2 must be a number from 3.0" in response.text
     assert client.get("/games/AAAAAAAAAAAAAAAA").status_code == 404
     assert client.get("/games/../../etc").status_code == 404
     response = client.post("/games/AAAAAAAAAAAAAAAA/move", data={"moves": "0", "text": "x"})
