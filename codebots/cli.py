@@ -252,7 +252,8 @@ def clue(
         typer.Option(
             help="An embedding spymaster (crossplay, glove, minilm, ...: `codebots agents` "
             "lists them); crossplay, the partner of a person in codebots play, thinks with "
-            "every mind."
+            "every mind (its first use on a machine builds their tables, about 7 minutes; "
+            "glove answers in seconds)."
         ),
     ] = "crossplay",
     top: Annotated[str, typer.Option(metavar="INT", help="How many clues to show.")] = "5",
