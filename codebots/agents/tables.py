@@ -214,7 +214,7 @@ def related_neighbours(
 
 def familiarity(zipf_frequency):
     """The frequency prior of a word of this wordfreq Zipf frequency, in [0, 1]: 0 at Zipf 3
-    (a few times in a million words) and below, 1 at Zipf 6 (the commonest words)."""
+    (once in a million words) and below, 1 at Zipf 6 (a thousand times in a million)."""
     return np.clip((np.asarray(zipf_frequency, dtype=np.float32) - 3.0) / 3.0, 0.0, 1.0)
 
 
