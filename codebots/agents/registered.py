@@ -113,5 +113,6 @@ EMBEDDING_SPYMASTERS.append("crossplay")
 register(
     "guesser",
     "crossplay",
-    "The cards the panel minds put nearest the clue, each mind one voice (crossplay[without=M]).",
+    "The cards the panel minds put nearest the clue, each mind weighted by how sure it is "
+    "(crossplay[without=M]).",
 )(crossplay_guesser)
