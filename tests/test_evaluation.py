@@ -262,6 +262,8 @@ def test_a_cached_cell_is_not_reused_once_the_game_code_changes(tmp_path, monkey
 
     from codebots import grid_config
 
+    # A listed module renamed away would drop out of the hash without a word.
+    assert all((grid_config.PACKAGE / entry).exists() for entry in grid_config.GAME_CODE)
     copy = tmp_path / "codebots"
     shutil.copytree(grid_config.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = grid_config.code_fingerprint(copy)
