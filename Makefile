@@ -70,7 +70,7 @@ tables: install  ## regenerate every evaluation table into experiments/results/
 crossplay: install  ## the cross-play matrix into experiments/results/crossplay.* (resumable)
 	$(VENV)/bin/codebots crossplay --games 1000 --seed 0 --workers 2 --out-dir experiments/results
 
-prebuilt: $(BASE_STAMP)  ## rebuild the tables shipped in codebots/prebuilt/, the gloss vectors among them (about 3 minutes; after a change to the clue rules, WordNet parsing or the gloss training)
+prebuilt: $(STAMP)  ## rebuild the tables shipped in codebots/prebuilt/: the gloss vectors and MPNet's and Nomic's encodings among them (about 10 minutes; after a change to the clue rules, WordNet parsing, gloss training, clue vocabulary, pools or sentence encoding)
 	$(PY) -m codebots.prebuilt
 
 notebooks: install  ## execute the notebooks in place (committed with their outputs)

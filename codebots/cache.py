@@ -59,6 +59,13 @@ def checksum(arrays: Arrays) -> str:
     return digest.hexdigest()
 
 
+def recorded_meta(path: Path) -> bytes:
+    """A cache file's record of what it was built from and its arrays' checksum (only that
+    member of the archive is read)."""
+    with np.load(path, allow_pickle=False) as archive:
+        return archive[META].tobytes()
+
+
 def cache_path(kind: str, key: object, tag: str = "") -> Path:
     """Where the table of ``kind`` built from ``key`` is kept (``tag``, such as a model name,
     only makes the file name readable)."""

@@ -37,9 +37,10 @@ from pathlib import Path
 import numpy as np
 
 from codebots import model_files
+from codebots.encoding_packs import seeding
 from codebots.errors import CodebotsError, note
 from codebots.morphology import compound_parts, words_of
-from codebots.word_store import WordStore
+from codebots.word_store import Seed, WordStore
 from codebots.word_vectors import WordVectors, normalize
 from codebots.workers import thread_budget
 
@@ -92,9 +93,18 @@ SENTENCE_MODELS = {
 SENTENCE_RECIPES = {"nomic": model_files.NOMIC_RECIPE}
 
 
-def sentence_recipe(name: str) -> str:
-    """How sentence model ``name`` encodes here (part of every key of its encodings)."""
-    return ", ".join(filter(None, (sentence_encoding(), SENTENCE_RECIPES.get(name))))
+def sentence_recipe(name: str, *, precision: bool = True) -> str:
+    """How sentence model ``name`` encodes here (part of every key of its encodings);
+    without the ``precision``, how its shipped encodings were made (any machine reads them)."""
+    encoding = sentence_encoding() if precision else SENTENCE_ENCODING
+    return ", ".join(filter(None, (encoding, SENTENCE_RECIPES.get(name))))
+
+
+def sentence_store(name: str) -> tuple[tuple, Seed | None]:
+    """The key of sentence model ``name``'s word store, the key of every table of its
+    vectors too (seeded from its shipped encodings, codebots.encoding_packs, when they
+    ship), and the store's seed."""
+    return seeding(name, sentence_recipe(name, precision=False), (name, sentence_recipe(name)))
 
 
 class Embedding:
@@ -312,8 +322,8 @@ class SentenceEmbedding(Embedding):
     @property
     def store(self) -> WordStore:
         if self._store is None:
-            key = (self.name, sentence_recipe(self.name))
-            self._store = WordStore(self.name, key, self.dim, self.encode_texts)
+            key, seed = sentence_store(self.name)
+            self._store = WordStore(self.name, key, self.dim, self.encode_texts, seed)
         return self._store
 
     def embed_words(self, words: Sequence[str]) -> np.ndarray:
@@ -419,7 +429,7 @@ def model_fingerprint(spec: str) -> tuple:
 
             parts.append((part, fingerprint()))
         elif part in SENTENCE_MODELS:
-            parts.append((part, sentence_recipe(part)))
+            parts.append(sentence_store(part)[0])  # (part, recipe[, the shipped pack's id])
         else:
             parts.append((part,))
     return tuple(parts)

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from codebots.cache import recorded_meta
 from codebots.errors import CodebotsError
 from codebots.files import plain_name
 from codebots.keys import MAX_GAMES, MAX_SEED
@@ -60,6 +61,7 @@ GAME_CODE = (
     "arena.py",
     "bonus_moves.py",
     "embeddings.py",
+    "encoding_packs.py",
     "gguf.py",
     "gguf_bert.py",
     "gloss_vectors.py",
@@ -68,6 +70,8 @@ GAME_CODE = (
     "minds.py",
     "missions.py",
     "morphology.py",
+    "packed_vectors.py",
+    "prebuilt",  # the shipped vectors (their records: what they hold, checksummed)
     "validity.py",
     "variants.py",
     "vocab.py",
@@ -76,20 +80,27 @@ GAME_CODE = (
 )
 
 
+def _content(file: Path) -> bytes:
+    """A code file's bytes; a shipped table's record (its key and its arrays' checksum),
+    not its megabytes."""
+    return recorded_meta(file) if file.suffix == ".npz" else file.read_bytes()
+
+
 @functools.cache
 def code_fingerprint(root: Path | None = None) -> str:
     """A hash of the game code under ``root`` (the package by default; :data:`GAME_CODE`:
-    every ``.py`` and ``.json`` file of it), so that a cell cached before an agent or the
-    engine changed is played again rather than reported as the new code's."""
+    every ``.py`` and ``.json`` file of it, and the shipped tables' records), so that a cell
+    cached before an agent, the engine or the shipped vectors changed is played again rather
+    than reported as the new code's."""
     root = PACKAGE if root is None else root
     digest = hashlib.sha256()
     for entry in GAME_CODE:
         path = root / entry
         files = sorted(path.rglob("*")) if path.is_dir() else [path]
         for file in files:
-            if file.suffix in (".py", ".json") and file.is_file():
+            if file.suffix in (".py", ".json", ".npz") and file.is_file():
                 digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(file.read_bytes() + b"\0")
+                digest.update(_content(file) + b"\0")
     return digest.hexdigest()
 
 

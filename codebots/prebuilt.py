@@ -23,6 +23,7 @@ Run as ``python -m codebots.prebuilt``.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,10 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.cache import META, PREBUILT_DIR
+from codebots.cache import PREBUILT_DIR
 from codebots.files import atomic_write
 
-SHIPPED_KINDS = ("vocabulary", "clue_words", "derivations", "forbid", "gloss")
+SHIPPED_KINDS = ("vocabulary", "clue_words", "derivations", "forbid", "gloss", "encodings")
 
 
 def build_default_tables() -> None:
@@ -50,15 +51,55 @@ def build_default_tables() -> None:
     gloss_vectors()
 
 
-def build_in(folder: Path, *, log: Path | None = None, shipped: bool = False) -> None:
-    """Run :func:`build_default_tables` in a fresh interpreter with cache folder ``folder``
-    (``shipped``: the shipped tables may be read; ``log``: the build log,
-    ``CODEBOTS_BUILD_LOG``)."""
+def pack_texts() -> list[str]:
+    """What the big sentence models' shipped encodings hold: every clue vocabulary an agent
+    with one of them asks for (the clue words alone, or restricted to those GloVe, the gloss
+    vectors or both know, as in a committee with them) and every pool's cards."""
+    from codebots.agents.tables import DEFAULT_VOCABULARY, shared_vocabulary
+    from codebots.morphology import words_of
+    from codebots.vocab import available_pools, load_pool
+
+    texts: dict[str, None] = {}
+    for word_models in ((), ("glove",), ("wordnet",), ("glove", "wordnet")):
+        texts.update(dict.fromkeys(shared_vocabulary(word_models, DEFAULT_VOCABULARY)))
+    for pool in available_pools():
+        texts.update(dict.fromkeys(" ".join(words_of(card)) for card in load_pool(pool).words))
+    return list(texts)
+
+
+def build_packs() -> None:
+    """Encode :func:`pack_texts` with each of the big sentence models (everything encoded
+    here: run with ``CODEBOTS_PREBUILT=off``) and write their packs into the cache folder."""
+    from codebots import cache, encoding_packs
+    from codebots.embeddings import load_embedding, sentence_recipe
+
+    texts = pack_texts()
+    for name in encoding_packs.PACKED_MODELS:
+        recipe = sentence_recipe(name, precision=False)
+        key = encoding_packs.pack_key(name, recipe)
+        path = cache.cache_path(encoding_packs.KIND, key, tag=name)
+        vectors = load_embedding(name).store.get(texts)
+        built_from = f"{len(texts):,} texts encoded by {name} ({sentence_recipe(name)}), packed"
+        cache.write(
+            path, encoding_packs.KIND, key, built_from, encoding_packs.pack_arrays(texts, vectors)
+        )
+
+
+def build_in(
+    folder: Path,
+    *,
+    log: Path | None = None,
+    shipped: bool = False,
+    build: str = "build_default_tables",
+) -> None:
+    """Run ``build`` (:func:`build_default_tables`, or :func:`build_packs`: minutes) in a
+    fresh interpreter with cache folder ``folder`` (``shipped``: the shipped tables may be
+    read; ``log``: the build log, ``CODEBOTS_BUILD_LOG``)."""
     env = {**os.environ, "CODEBOTS_CACHE": str(folder)}
     env["CODEBOTS_PREBUILT"] = "on" if shipped else "off"
     if log is not None:
         env["CODEBOTS_BUILD_LOG"] = str(log)
-    code = "from codebots.prebuilt import build_default_tables; build_default_tables()"
+    code = f"from codebots.prebuilt import {build}; {build}()"
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 
 
@@ -67,15 +108,16 @@ def shipped_files(folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.npz") if path.name.split("-")[0] in SHIPPED_KINDS)
 
 
-def recorded_meta(path: Path) -> bytes:
-    """A cache file's record of what it was built from and its arrays' checksum."""
-    with np.load(path, allow_pickle=False) as archive:
-        return archive[META].tobytes()
-
-
 def main() -> int:
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as packs:
         build_in(Path(folder))
+        # Apart: the clue vocabularies the packs are made of are quick to build, not shipped
+        # (the gloss vectors just trained, which one of them asks for, are).
+        for gloss in Path(folder).glob("gloss-*.npz"):
+            shutil.copy(gloss, Path(packs) / gloss.name)
+        build_in(Path(packs), build="build_packs")
+        for pack in Path(packs).glob("encodings-*.npz"):
+            os.replace(pack, Path(folder) / pack.name)
         for old in PREBUILT_DIR.glob("*.npz"):
             old.unlink()
         PREBUILT_DIR.mkdir(exist_ok=True)

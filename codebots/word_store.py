@@ -17,6 +17,10 @@ written at most every :data:`SAVE_SECONDS` and when the process ends normally (a
 ends without exit handlers, so it loses at most its last seconds' texts: they are encoded
 again, identically, when next asked for). Past :data:`MAX_SHARDS` shards the folder is merged
 into one. A damaged shard is ignored (one line on stderr) and its texts encoded again.
+
+A store may be *seeded*: given the model's shipped vectors of its clue vocabulary and cards
+(:mod:`codebots.encoding_packs`), it writes them as its first shard (the file ``seeded``
+says it has) before it encodes anything, so a cold start encodes only what the seed lacks.
 """
 
 from __future__ import annotations
@@ -40,17 +44,34 @@ from codebots.errors import note
 SAVE_SECONDS = 10.0  # loose texts come one clue at a time: not a shard for each
 BULK = 1000  # a vocabulary or a pool: encoded once across processes, saved at once
 MAX_SHARDS = 64
+SEEDED = "seeded"  # the file that says a seeded store holds its seed
+
+Seed = Callable[[], tuple[list[str], np.ndarray]]  # -> the texts and their (n, dim) vectors
+
+
+def store_directory(name: str, key: object) -> Path:
+    """The folder of model ``name``'s word store of ``key``."""
+    return files.CACHE_DIR / f"words-{name}-{key_digest(key)[:20]}"
 
 
 class WordStore:
     """``text -> (dim,) float32`` for one model; ``encode(texts, keep=None) -> (n, dim)``
-    fills it (and may hand finished parts to ``keep(texts, vectors)`` as it goes)."""
+    fills it (and may hand finished parts to ``keep(texts, vectors)`` as it goes); ``seed``
+    (whose identity ``key`` must hold) gives the vectors it starts from."""
 
-    def __init__(self, name: str, key: object, dim: int, encode: Callable[..., np.ndarray]):
+    def __init__(
+        self,
+        name: str,
+        key: object,
+        dim: int,
+        encode: Callable[..., np.ndarray],
+        seed: Seed | None = None,
+    ):
         self.name = name
         self.dim = dim
         self.encode = encode
-        self.directory = files.CACHE_DIR / f"words-{name}-{key_digest(key)[:20]}"
+        self.seed = seed
+        self.directory = store_directory(name, key)
         self._shards: list[np.ndarray] = []  # (n, dim) each
         self._seen: set[str] = set()  # shard ids read (or found damaged)
         self._where: dict[str, tuple[int, int]] = {}  # text -> (shard, row)
@@ -65,6 +86,9 @@ class WordStore:
         new = self._new(texts)
         if new:
             self._refresh()  # another process may have encoded them meanwhile
+            new = self._new(texts)
+        if new and self.seed is not None:
+            self._plant_seed()
             new = self._new(texts)
         if len(new) >= BULK and not self._read_only:
             with contextlib.ExitStack() as held:
@@ -90,6 +114,26 @@ class WordStore:
             if time.monotonic() - self._saved_at >= SAVE_SECONDS:
                 self.save()
         return self._gather(texts)
+
+    def _plant_seed(self) -> None:
+        """Write the seed as a shard, once across processes (under the encode lock)."""
+        seed, self.seed = self.seed, None
+        if (self.directory / SEEDED).exists():
+            return
+        texts, vectors = seed()
+        try:
+            if self._read_only:
+                raise OSError(f"{self.directory} is not writable")
+            with files.build_lock(self.directory / "encode"):
+                if not (self.directory / SEEDED).exists():
+                    self._write_shard(texts, vectors)
+                    files.atomic_write_text(self.directory / SEEDED, "")
+        except OSError as error:
+            self._give_up_saving(error)
+            for text, vector in zip(texts, vectors):  # this process plays with them all the same
+                self._unsaved.setdefault(text, vector)
+            return
+        self._refresh()
 
     def _keep(self, texts: Sequence[str], vectors: np.ndarray) -> None:
         """A part a long encoding has finished, written as a shard every SAVE_SECONDS: an

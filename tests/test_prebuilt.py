@@ -7,15 +7,26 @@ import json
 
 import pytest
 
-from codebots.cache import PREBUILT_DIR
-from codebots.prebuilt import SHIPPED_KINDS, build_in, recorded_meta, shipped_files
+from codebots.cache import PREBUILT_DIR, recorded_meta
+from codebots.prebuilt import SHIPPED_KINDS, build_in, shipped_files
 
 REBUILD = "stale or missing: run `make prebuilt` (python -m codebots.prebuilt) and commit"
 
 
 def test_one_shipped_file_per_kind_and_nothing_else():
+    from codebots.encoding_packs import PACKED_MODELS
+
     names = sorted(path.name for path in PREBUILT_DIR.glob("*"))
-    assert [name.split("-")[0] for name in names] == sorted(SHIPPED_KINDS), REBUILD
+    kinds = [name.split("-")[0] for name in names]
+    assert sorted(set(kinds)) == sorted(SHIPPED_KINDS), REBUILD
+    assert all(
+        kinds.count(kind) == (len(PACKED_MODELS) if kind == "encodings" else 1) for kind in kinds
+    )
+    assert [name.split("-")[1] for name in names if name.startswith("encodings-")] == sorted(
+        PACKED_MODELS
+    )
+    # Issue 17: shipped artefacts stay small (say 50 MB in all).
+    assert sum(path.stat().st_size for path in PREBUILT_DIR.glob("*")) <= 50_000_000
 
 
 def test_a_cold_start_reads_the_shipped_tables_instead_of_building_them(tmp_path):
@@ -30,9 +41,13 @@ def test_a_cold_start_reads_the_shipped_tables_instead_of_building_them(tmp_path
 def test_the_shipped_tables_are_what_a_build_gives(tmp_path):
     import numpy as np
 
-    build_in(tmp_path)  # shipped tables ignored: everything built
+    from codebots.packed_vectors import unpack
+
+    build_in(tmp_path)  # shipped tables ignored: everything built (but the encodings, see
+    # tests/test_packed_vectors.py: minutes to build, checked against their models there)
     rebuilt = {path.name: recorded_meta(path) for path in shipped_files(tmp_path)}
     shipped = {path.name: recorded_meta(path) for path in shipped_files(PREBUILT_DIR)}
+    shipped = {name: meta for name, meta in shipped.items() if not name.startswith("encodings-")}
     assert rebuilt.keys() == shipped.keys(), REBUILD  # the same kinds of the same keys
     for name in rebuilt:
         if rebuilt[name] == shipped[name]:
@@ -40,15 +55,13 @@ def test_the_shipped_tables_are_what_a_build_gives(tmp_path):
         # The gloss vectors are trained one word pair at a time with BLAS's dot and axpy,
         # whose kernel (chosen per processor: Haswell, SkylakeX, ...) rounds differently:
         # on another kind of machine the same training gives the same words with vectors
-        # within cosine 0.99998 (measured). Everything else must be identical.
+        # within cosine 0.99998 (measured), then packed apart (axes, step and rounding of
+        # their own: cosine 0.99 between two packings at worst). The rest must be identical.
         assert name.startswith("gloss-"), (name, REBUILD)
         ours, theirs = np.load(tmp_path / name), np.load(PREBUILT_DIR / name)
         assert np.array_equal(ours["keys"], theirs["keys"]), REBUILD
-        a, b = ours["vectors"], theirs["vectors"]
-        cosines = (a * b).sum(axis=1) / np.maximum(
-            np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-12
-        )
-        assert cosines.min() > 0.9999, REBUILD
+        cosines = (unpack(ours) * unpack(theirs)).sum(axis=1)
+        assert cosines.min() > 0.98, REBUILD
 
 
 def test_a_shipped_file_is_checked_like_a_cache_file(tmp_path, monkeypatch, capsys):

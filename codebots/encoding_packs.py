@@ -1,0 +1,91 @@
+"""The big sentence models' encodings of the clue vocabulary, shipped packed.
+
+Encoding the 50,000-odd clue words and every pool's cards takes MPNet about two minutes and
+Nomic about four on two cores (their arithmetic, at the processor's bfloat16 peak): longer
+than issue 17's minute for a cold build, and most of the cross-play agents' first use. So
+``make prebuilt`` (:mod:`codebots.prebuilt`) encodes them once and ships them in
+``codebots/prebuilt/`` as ``encodings-<model>-<key>.npz``, packed by
+:mod:`codebots.packed_vectors` (about 21 MB a model instead of 170), and a model's word
+store (:mod:`codebots.word_store`) is *seeded* from them: a fresh install reads them in two
+seconds and encodes only texts they lack (a person's clue, a new pool's cards).
+
+The key of a pack is the model, how it encodes (batching, prefixes) and the packing, not the
+processor's precision: every machine plays with the same shipped vectors (those of the
+machine that ran ``make prebuilt``, recorded in the pack). A store seeded from a pack has the
+pack's checksum in its key, and so have the tables built from it
+(:func:`codebots.embeddings.model_fingerprint`); with ``CODEBOTS_PREBUILT=off``, a damaged
+pack or one of another key, everything is encoded here as before, under keys of their own.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from codebots.cache import PREBUILT_DIR, Unusable, cache_path, read, recorded_meta
+from codebots.errors import note
+from codebots.packed_vectors import PACK_FORMAT, pack, unpack
+from codebots.word_store import SEEDED, Seed, store_directory
+
+KIND = "encodings"
+PACKED_MODELS = ("mpnet", "nomic")  # MiniLM encodes everything in 25-40 s: not worth 10 MB
+
+
+def pack_key(name: str, recipe: str) -> tuple:
+    """What a pack of model ``name`` encoding by ``recipe`` (without the precision) is."""
+    return (KIND, name, recipe, PACK_FORMAT)
+
+
+def pack_path(name: str, recipe: str) -> Path:
+    """Where the pack of that key ships (whether or not it does)."""
+    return PREBUILT_DIR / cache_path(KIND, pack_key(name, recipe), tag=name).name
+
+
+def _recorded_checksum(path: Path) -> str | None:
+    """The checksum a pack's record gives for its arrays (its ``__meta__`` only: cheap)."""
+    try:
+        return json.loads(recorded_meta(path).decode("utf-8"))["checksum"]
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+
+
+@functools.cache
+def seeding(name: str, recipe: str, store_key: tuple) -> tuple[tuple, Seed | None]:
+    """The key of model ``name``'s word store (its plain ``store_key``, with the shipped
+    pack's checksum when a pack of ``recipe`` ships) and the seed to give the store (None
+    when it holds it already, or when there is no pack).
+
+    Once a store is seeded, a start does not open the pack (its record's checksum names the
+    store). Before, the whole pack is read and checked: a damaged one is found before any
+    table is keyed by it, and the store falls back to encoding under its plain key."""
+    if os.environ.get("CODEBOTS_PREBUILT", "on") == "off":
+        return store_key, None
+    path = pack_path(name, recipe)
+    if not path.exists():
+        return store_key, None
+    identity = _recorded_checksum(path)
+    seeded_key = (*store_key, "seeded from", identity)
+    if identity is not None and (store_directory(name, seeded_key) / SEEDED).exists():
+        return seeded_key, None
+    try:
+        read(path, KIND, pack_key(name, recipe))
+    except Unusable as problem:
+        note(f"shipped encodings {path} {problem}; encoding {name}'s words here instead")
+        return store_key, None
+    # Read again when planted (a second of a cold start), not held: 170 MB decoded.
+    return seeded_key, functools.partial(_read_pack, path, pack_key(name, recipe))
+
+
+def _read_pack(path: Path, key: tuple) -> tuple[list[str], np.ndarray]:
+    arrays = read(path, KIND, key)
+    return arrays["texts"].tolist(), unpack(arrays)
+
+
+def pack_arrays(texts: list[str], vectors: np.ndarray) -> dict[str, np.ndarray]:
+    """The arrays of a pack of ``texts`` and their ``(n, dim)`` unit vectors."""
+    return {"texts": np.array(texts), **pack(vectors)}
