@@ -258,7 +258,7 @@ def partner_line(spymaster: str, guesser: str) -> str:
         minds = ", ".join(committee(crossplay[0][1].get("without", "")))
         line += (
             f" (thinking with {minds}; the first game on a machine builds their tables, about"
-            " 7 minutes; --spymaster glove --guesser glove starts in seconds)"
+            " a minute; --spymaster glove --guesser glove starts in seconds)"
         )
     return line
 
