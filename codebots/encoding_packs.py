@@ -46,19 +46,40 @@ def pack_path(name: str, recipe: str) -> Path:
     return PREBUILT_DIR / cache_path(KIND, pack_key(name, recipe), tag=name).name
 
 
+@functools.cache
 def _recorded_checksum(path: Path) -> str | None:
-    """The checksum a pack's record gives for its arrays (its ``__meta__`` only: cheap)."""
+    """The checksum a shipped pack's record gives for its arrays (its ``__meta__`` only:
+    cheap), or None when there is no readable pack (said once when there is a damaged one)."""
+    if not path.exists():
+        return None
     try:
         return json.loads(recorded_meta(path).decode("utf-8"))["checksum"]
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        note(f"shipped encodings {path} are damaged; encoding their words here instead")
         return None
 
 
 @functools.cache
+def _is_whole(path: Path, key: tuple) -> bool:
+    """Whether a shipped pack's arrays are the ones its record describes (all read)."""
+    try:
+        read(path, KIND, key)
+    except Unusable as problem:
+        note(f"shipped encodings {path} {problem}; encoding their words here instead")
+        return False
+    return True
+
+
+def forget() -> None:
+    """Look at the shipped packs afresh (after one was replaced: tests)."""
+    _recorded_checksum.cache_clear()
+    _is_whole.cache_clear()
+
+
 def seeding(name: str, recipe: str, store_key: tuple) -> tuple[tuple, Seed | None]:
     """The key of model ``name``'s word store (its plain ``store_key``, with the shipped
     pack's checksum when a pack of ``recipe`` ships) and the seed to give the store (None
-    when it holds it already, or when there is no pack).
+    when it holds it already, or when there is no usable pack).
 
     Once a store is seeded, a start does not open the pack (its record's checksum names the
     store). Before, the whole pack is read and checked: a damaged one is found before any
@@ -66,18 +87,15 @@ def seeding(name: str, recipe: str, store_key: tuple) -> tuple[tuple, Seed | Non
     if os.environ.get("CODEBOTS_PREBUILT", "on") == "off":
         return store_key, None
     path = pack_path(name, recipe)
-    if not path.exists():
-        return store_key, None
     identity = _recorded_checksum(path)
-    seeded_key = (*store_key, "seeded from", identity)
-    if identity is not None and (store_directory(name, seeded_key) / SEEDED).exists():
-        return seeded_key, None
-    try:
-        read(path, KIND, pack_key(name, recipe))
-    except Unusable as problem:
-        note(f"shipped encodings {path} {problem}; encoding {name}'s words here instead")
+    if identity is None:
         return store_key, None
-    # Read again when planted (a second of a cold start), not held: 170 MB decoded.
+    seeded_key = (*store_key, "seeded from", identity)
+    if (store_directory(name, seeded_key) / SEEDED).exists():
+        return seeded_key, None
+    if not _is_whole(path, pack_key(name, recipe)):
+        return store_key, None
+    # Read again when planted (a second of a cold start), not held: 195 MB unpacked.
     return seeded_key, functools.partial(_read_pack, path, pack_key(name, recipe))
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from codebots import files
-from codebots.cache import key_digest, timed_build
+from codebots.cache import Unusable, key_digest, timed_build
 from codebots.cache_folder import mark_used
 from codebots.errors import note
 
@@ -120,7 +120,11 @@ class WordStore:
         seed, self.seed = self.seed, None
         if (self.directory / SEEDED).exists():
             return
-        texts, vectors = seed()
+        try:
+            texts, vectors = seed()
+        except Unusable as problem:  # checked whole a moment ago: replaced since
+            note(f"the seed of the {self.name} word store {problem}; encoding instead")
+            return
         try:
             if self._read_only:
                 raise OSError(f"{self.directory} is not writable")

@@ -14,7 +14,7 @@ import pytest
 from codebots import encoding_packs, files
 from codebots.embeddings import glove_vectors, sentence_recipe
 from codebots.packed_vectors import STEP_RATIO, cosine_spread, pack, unpack
-from codebots.word_store import SEEDED, WordStore
+from codebots.word_store import SEEDED, WordStore, store_directory
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def test_a_damaged_shipped_pack_falls_back_to_encoding_here(name, tmp_path, monk
     monkeypatch.setattr(files, "CACHE_DIR", tmp_path / "cache")
     monkeypatch.setattr(encoding_packs, "PREBUILT_DIR", tmp_path)
     copy = shutil.copy(shipped, tmp_path / shipped.name)
-    encoding_packs.seeding.cache_clear()
+    encoding_packs.forget()
     plain = (name, "plain key")
     key, seed = encoding_packs.seeding(name, recipe, plain)
     assert key[: len(plain)] == plain and key != plain and seed is not None
@@ -113,14 +113,20 @@ def test_a_damaged_shipped_pack_falls_back_to_encoding_here(name, tmp_path, monk
     assert len(texts) == len(vectors) > 50_000 and "ocean" in texts
     # Damage the arrays but not the record: caught by the checksum before anything is keyed.
     with np.load(copy) as archive:
-        arrays = {name: archive[name] for name in archive.files}
+        arrays = {member: archive[member] for member in archive.files}
     arrays["codes"] = arrays["codes"].copy()
     arrays["codes"][0, :10] += 1
     np.savez(copy, **arrays)
-    encoding_packs.seeding.cache_clear()
+    encoding_packs.forget()
     assert encoding_packs.seeding(name, recipe, plain) == (plain, None)
-    assert "encoding" in capsys.readouterr().err
-    encoding_packs.seeding.cache_clear()
+    assert "encoding their words here instead" in capsys.readouterr().err
+    # A store seeded before: a start reads the pack's record only (its arrays not at all).
+    seeded = store_directory(name, key) / SEEDED
+    seeded.parent.mkdir(parents=True)
+    seeded.touch()
+    encoding_packs.forget()
+    assert encoding_packs.seeding(name, recipe, plain) == (key, None)
+    encoding_packs.forget()
 
 
 def test_the_shipped_packs_hold_every_clue_vocabulary_and_pool():
