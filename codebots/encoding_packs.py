@@ -1,11 +1,11 @@
 """The big sentence models' encodings of the clue vocabulary, shipped packed.
 
-Encoding the 50,000-odd clue words and every pool's cards takes MPNet about two minutes and
-Nomic about four on two cores (their arithmetic, at the processor's bfloat16 peak): longer
-than issue 17's minute for a cold build, and most of the cross-play agents' first use. So
-``make prebuilt`` (:mod:`codebots.prebuilt`) encodes them once and ships them in
+Encoding every clue vocabulary and every pool's cards (63,362 texts) takes MPNet about 2.5
+minutes and Nomic about 5 on two cores (their arithmetic, at the processor's bfloat16 peak):
+longer than issue 17's minute for a cold build, and most of the cross-play agents' first use.
+So ``make prebuilt`` (:mod:`codebots.prebuilt`) encodes them once and ships them in
 ``codebots/prebuilt/`` as ``encodings-<model>-<key>.npz``, packed by
-:mod:`codebots.packed_vectors` (about 21 MB a model instead of 170), and a model's word
+:mod:`codebots.packed_vectors` (21-23 MB a model instead of 195), and a model's word
 store (:mod:`codebots.word_store`) is *seeded* from them: a fresh install reads them in two
 seconds and encodes only texts they lack (a person's clue, a new pool's cards).
 
