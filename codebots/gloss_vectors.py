@@ -10,8 +10,8 @@ likely to read the same way (docs/cross-model-notes.md has the measurements).
 Training is deterministic on one machine (one worker thread, a fixed seed, a stable hash;
 word2vec's float sums follow the processor's BLAS kernels) and takes about three minutes;
 the vectors are keyed by the WordNet version, the training parameters and code, gensim's
-version and how they are packed. They are kept packed (:mod:`codebots.packed_vectors`: 4 MB
-instead of 40, cosines within 2-3% of their spread), and the vectors of that key ship in
+version and how they are packed. They are kept packed (:mod:`codebots.packed_vectors`:
+4.5 MB instead of 40, a cosine moved by about 3% of their spread), and those of that key ship in
 ``codebots/prebuilt/`` (``make prebuilt``), so an install reads them in a second and every
 machine plays with the same vectors; another key (an edited training, another gensim)
 trains once and caches on disk. Nothing is downloaded.

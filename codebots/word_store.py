@@ -118,7 +118,8 @@ class WordStore:
     def _plant_seed(self) -> None:
         """Write the seed as a shard, once across processes (under the encode lock)."""
         seed, self.seed = self.seed, None
-        if (self.directory / SEEDED).exists():
+        if (self.directory / SEEDED).exists():  # planted by another process meanwhile
+            self._refresh()
             return
         try:
             texts, vectors = seed()
