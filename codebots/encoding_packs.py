@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codebots.cache import PREBUILT_DIR, Unusable, cache_path, read, recorded_meta
+from codebots.cache import PREBUILT_DIR, Unusable, cache_path, read, recorded_meta, write
 from codebots.errors import note
 from codebots.packed_vectors import PACK_FORMAT, pack, unpack
 from codebots.word_store import SEEDED, Seed, store_directory
@@ -104,6 +104,9 @@ def _read_pack(path: Path, key: tuple) -> tuple[list[str], np.ndarray]:
     return arrays["texts"].tolist(), unpack(arrays)
 
 
-def pack_arrays(texts: list[str], vectors: np.ndarray) -> dict[str, np.ndarray]:
-    """The arrays of a pack of ``texts`` and their ``(n, dim)`` unit vectors."""
-    return {"texts": np.array(texts), **pack(vectors)}
+def write_pack(name: str, recipe: str, texts: list[str], vectors: np.ndarray, built_from: str):
+    """Pack ``texts`` and their ``(n, dim)`` unit vectors encoded by model ``name`` (by
+    ``recipe``) into the cache folder, under the name it ships by (``make prebuilt``)."""
+    key = pack_key(name, recipe)
+    arrays = {"texts": np.array(texts), **pack(vectors)}
+    write(cache_path(KIND, key, tag=name), KIND, key, built_from, arrays)

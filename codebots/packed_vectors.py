@@ -20,6 +20,9 @@ import numpy as np
 from codebots.word_vectors import normalize
 
 STEP_RATIO = 0.15  # the rounding step, in standard deviations of the set's cosines
+# The finest step: about float32's resolution of a unit vector's coordinates (no finer
+# rounding means anything), so that even a set of near-copies has codes that fit int32.
+MIN_STEP = 1e-6
 SPREAD_SAMPLE = 2000  # words a side of the sample of cosines the spread is measured on
 # Part of every cache key of packed vectors: what the arrays are and how they were rounded.
 PACK_FORMAT = f"principal axes (float16), mean (float32), one rounding step = {STEP_RATIO} sd"
@@ -36,8 +39,8 @@ def cosine_spread(vectors: np.ndarray) -> float:
 
 
 def pack(vectors: np.ndarray) -> dict[str, np.ndarray]:
-    """The packed form of ``(n, d)`` unit ``vectors``: ``codes`` ``(d, n)`` int8 (int16 when
-    an axis needs it; laid out axis by axis, which compresses best), ``axes`` ``(d, d)``
+    """The packed form of ``(n, d)`` unit ``vectors``: ``codes`` ``(d, n)`` int8 (int16 or
+    int32 when an axis needs it; laid out axis by axis, which compresses best), ``axes`` ``(d, d)``
     float16, ``mean`` ``(d,)`` float32 and ``step`` (a 0-d float64)."""
     vectors = np.asarray(vectors, dtype=np.float64)
     if vectors.ndim != 2 or len(vectors) < 2:
@@ -49,9 +52,10 @@ def pack(vectors: np.ndarray) -> dict[str, np.ndarray]:
     axes = axes[:, ::-1]
     axes *= np.sign(axes[np.abs(axes).argmax(axis=0), np.arange(axes.shape[1])])
     axes = axes.astype(np.float16)
-    step = STEP_RATIO * cosine_spread(vectors)
+    step = max(STEP_RATIO * cosine_spread(vectors), MIN_STEP)
     codes = np.rint((vectors - mean) @ axes.astype(np.float64) / step)
-    dtype = np.int8 if np.abs(codes).max() <= np.iinfo(np.int8).max else np.int16
+    widest = np.abs(codes).max()
+    dtype = next(t for t in (np.int8, np.int16, np.int32) if widest <= np.iinfo(t).max)
     return {
         "codes": np.ascontiguousarray(codes.T.astype(dtype)),
         "axes": axes,

@@ -70,19 +70,15 @@ def pack_texts() -> list[str]:
 def build_packs() -> None:
     """Encode :func:`pack_texts` with each of the big sentence models (everything encoded
     here: run with ``CODEBOTS_PREBUILT=off``) and write their packs into the cache folder."""
-    from codebots import cache, encoding_packs
+    from codebots import encoding_packs
     from codebots.embeddings import load_embedding, sentence_recipe
 
     texts = pack_texts()
     for name in encoding_packs.PACKED_MODELS:
-        recipe = sentence_recipe(name, precision=False)
-        key = encoding_packs.pack_key(name, recipe)
-        path = cache.cache_path(encoding_packs.KIND, key, tag=name)
         vectors = load_embedding(name).store.get(texts)
         built_from = f"{len(texts):,} texts encoded by {name} ({sentence_recipe(name)}), packed"
-        cache.write(
-            path, encoding_packs.KIND, key, built_from, encoding_packs.pack_arrays(texts, vectors)
-        )
+        recipe = sentence_recipe(name, precision=False)
+        encoding_packs.write_pack(name, recipe, texts, vectors, built_from)
 
 
 def build_in(

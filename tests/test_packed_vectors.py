@@ -4,6 +4,7 @@ shipped encodings (codebots.encoding_packs), and the shipped packs against their
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 
 from codebots import encoding_packs, files
 from codebots.embeddings import glove_vectors, sentence_recipe
-from codebots.packed_vectors import STEP_RATIO, cosine_spread, pack, unpack
+from codebots.packed_vectors import MIN_STEP, STEP_RATIO, cosine_spread, pack, unpack
 from codebots.word_store import SEEDED, WordStore, store_directory
 
 
@@ -51,10 +52,19 @@ def test_packing_is_deterministic_and_wide_codes_keep_an_outlier(glove_sample):
     cluster = cluster / np.linalg.norm(cluster, axis=1, keepdims=True)
     with_outlier = np.vstack([cluster, -glove_sample[0]])
     packed = pack(with_outlier)
-    assert packed["codes"].dtype != np.int8
+    assert packed["codes"].dtype == np.int16
     back = unpack(packed)
     assert np.dot(back[-1], -glove_sample[0]) > 0.99
     assert np.sum(back[:-1] * cluster, axis=1).min() > 0.99
+    # Near-copies whose sampled cosines hardly differ: the step stops at MIN_STEP, and the
+    # outlier's codes need int32.
+    copies = glove_sample[0] + 1e-4 * rng.standard_normal((60_000, 50)).astype(np.float32)
+    copies = copies / np.linalg.norm(copies, axis=1, keepdims=True)
+    packed = pack(np.vstack([copies, -glove_sample[0]]))
+    assert packed["codes"].dtype == np.int32 and packed["step"] == MIN_STEP
+    back = unpack(packed)
+    assert np.dot(back[-1], -glove_sample[0]) > 0.999
+    assert np.sum(back[:-1] * copies, axis=1).min() > 0.999
     with pytest.raises(ValueError, match="at least two vectors"):
         pack(glove_sample[0])
 
@@ -141,6 +151,9 @@ def test_the_shipped_packs_hold_every_clue_vocabulary_and_pool():
         assert not missing, f"{name}: {len(missing)} missing ({missing[:5]}): run make prebuilt"
 
 
+SAMPLE = 256  # shipped texts a model encodes again
+
+
 @pytest.mark.parametrize("name", encoding_packs.PACKED_MODELS)
 def test_the_shipped_encodings_are_the_models_own(name, tmp_path, monkeypatch):
     """A sample of the shipped texts encoded here by the model itself: the packed vectors
@@ -159,9 +172,6 @@ def test_the_shipped_encodings_are_the_models_own(name, tmp_path, monkeypatch):
     assert agreement.min() > 0.99, texts[int(agreement.argmin())]
 
 
-SAMPLE = 256
-
-
 def test_a_cold_mpnet_spymaster_reads_the_shipped_encodings(tmp_path):
     log = tmp_path / "builds.jsonl"
     code = (
@@ -170,14 +180,9 @@ def test_a_cold_mpnet_spymaster_reads_the_shipped_encodings(tmp_path):
         "make_agent('spymaster', 'mpnet').tables(load_pool('competition').words)\n"
     )
     env = {"CODEBOTS_CACHE": str(tmp_path / "cache"), "CODEBOTS_BUILD_LOG": str(log)}
-    subprocess.run([sys.executable, "-c", code], env={**_environ(), **env}, check=True)
+    environ = {key: value for key, value in os.environ.items() if key != "CODEBOTS_PREBUILT"}
+    subprocess.run([sys.executable, "-c", code], env={**environ, **env}, check=True)
     built = [json.loads(line)["kind"] for line in log.read_text().splitlines()]
     assert "encode" not in built and "tables" in built, built
     (store,) = (tmp_path / "cache").glob("words-mpnet-*")
     assert (store / SEEDED).exists()
-
-
-def _environ():
-    import os
-
-    return {key: value for key, value in os.environ.items() if key != "CODEBOTS_PREBUILT"}
