@@ -1,0 +1,189 @@
+"""A second dictionary mind, measured: word2vec on the GNU Collaborative International
+Dictionary of English (GCIDE), without its WordNet senses.
+
+The cross-play agents lose most with a WordNet partner: no mind of the committee reads like
+the gloss vectors (docs/cross-model-notes.md). GCIDE is Webster's 1913 dictionary with later
+additions; some senses were copied from WordNet 1.5 and are marked so (``[WordNet 1.5]``).
+Dropping those senses leaves a dictionary of its own, whose definitions can teach word
+vectors as WordNet's glosses teach the ``wordnet`` mind. This script builds those vectors
+and measures them; nothing here is part of the agents (the section "A second dictionary"
+of docs/cross-model-notes.md says why not yet).
+
+GCIDE is GPL-2.0-or-later and is read from the Debian package ``dict-gcide`` (``apt-get
+install dict-gcide``: /usr/share/dictd/gcide.index and gcide.dict.dz); the vectors are
+written to the path given (nothing is downloaded, nothing ships).
+
+    .venv/bin/python experiments/gcide_mind.py vectors /tmp/gcide.kv.txt      # about 2.5 min
+    .venv/bin/python experiments/gcide_mind.py agreement /tmp/gcide.kv.txt    # about 1 min
+    .venv/bin/python experiments/gcide_mind.py committee /tmp/gcide.kv.txt    # about 5 min
+
+Tuning seeds only (1000 and up).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+DICTD = Path("/usr/share/dictd")
+# Chosen on seeds 1000-1299 (the section of the notes): window 10 as the gloss vectors;
+# frequent words subsampled (1e-4: the definitions' "a", "of", "the"), which made the mind
+# cleaner (its own first guesses .82 -> .91) and the training 30% faster; five epochs.
+PARAMETERS = {"vector_size": 100, "window": 10, "min_count": 2, "sg": 1, "epochs": 5,
+              "sample": 1e-4, "negative": 5, "seed": 0}  # fmt: skip
+TUNING = np.arange(1000, 1300)  # 300 games of the tuning seeds
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _number(text: str) -> int:
+    """A dictd index offset or length (base 64, most significant digit first)."""
+    value = 0
+    for char in text:
+        value = value * 64 + _BASE64.index(char)
+    return value
+
+
+def entries(folder: Path = DICTD):
+    """``(headword, text)`` of every entry of the dictionary, each text once."""
+    index, data = folder / "gcide.index", folder / "gcide.dict.dz"
+    if not index.exists() or not data.exists():
+        sys.exit(f"GCIDE is not installed ({index} missing); run: apt-get install dict-gcide")
+    text = gzip.open(data).read()  # dictzip is gzip with an index of its own
+    seen = set()
+    for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+        parts = line.split("\t")
+        if len(parts) < 3 or parts[0].startswith("00-database"):
+            continue
+        span = (_number(parts[1]), _number(parts[2]))
+        if span not in seen:  # a text indexed under several headwords
+            seen.add(span)
+            yield parts[0], text[span[0] : span[0] + span[1]].decode("utf-8", "replace")
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"\\[^\\\n]*\\", " ", text)  # pronunciations: \Knight"hood\
+    text = re.sub(r"\[[^\]]*\]", " ", text)  # etymologies and source tags: [1913 Webster]
+    return re.sub(r"--\s*[A-Z][^\n]*", " ", text)  # citations: --Shak. (Knight's is a book)
+
+
+def sentences(folder: Path = DICTD) -> list[list[str]]:
+    """One sentence per entry: its words, without the senses taken from WordNet (a sense
+    paragraph followed by its ``Syn:`` paragraph tagged ``[WordNet 1.5]``)."""
+    out = []
+    for headword, text in entries(folder):
+        kept: list[tuple[str, bool]] = []  # (paragraph, is a sense rather than a Syn: list)
+        for paragraph in re.split(r"\n\s*\n", text):
+            if "[WordNet" in paragraph:
+                if kept and kept[-1][1]:
+                    kept.pop()  # the sense this synonym list belongs to
+                continue
+            kept.append((paragraph, not paragraph.lstrip().startswith("Syn:")))
+        words = re.findall(r"[a-z]+", _clean(" ".join(p for p, _ in kept)).lower())
+        words = [w for w in words if len(w) > 1 or w in ("a", "i")]
+        if len(words) > len(re.findall(r"[a-z]+", headword.lower())) + 2:
+            out.append(words)
+    return out
+
+
+def train(path: str) -> None:
+    from gensim.models import Word2Vec
+
+    start = time.perf_counter()
+    corpus = sentences()
+    print(f"{len(corpus):,} entries, {sum(map(len, corpus)):,} words", flush=True)
+    model = Word2Vec(
+        corpus, workers=1, hashfxn=lambda word: zlib.crc32(word.encode()), **PARAMETERS
+    )
+    model.wv.save_word2vec_format(path)
+    print(f"{len(model.wv):,} words -> {path} in {time.perf_counter() - start:.0f} s")
+    for word in ("bank", "knight", "moon", "piano", "spy"):
+        print(f"  {word}: {', '.join(k for k, _ in model.wv.most_similar(word, topn=8))}")
+
+
+def _cards_unknown_are_zero() -> None:
+    # A 1913 dictionary has no LEPRECHAUN or NINJA: such a card means nothing to it (as the
+    # gloss vectors treat GAMORA), instead of the kv: loader's error.
+    import codebots.embeddings as embeddings
+
+    init = embeddings.KeyedEmbedding.__init__
+    embeddings.KeyedEmbedding.__init__ = lambda self, vectors, unknown_cards_zero=False: init(
+        self, vectors, True
+    )
+
+
+def _first_on_target(frame) -> float:
+    return frame.first_on_target.sum() / max(frame.first_guesses.sum(), 1)
+
+
+def agreement(path: str, seeds=TUNING) -> None:
+    """Plain agents of the new mind with every panel mind's, both ways: how often the
+    guesser's first card is one the clue was for."""
+    from codebots.agents import make_agent
+    from codebots.agents.embedding import EmbeddingSpymaster
+    from codebots.agents.guesser import EmbeddingGuesser
+    from codebots.arena import play
+    from codebots.minds import PANEL
+
+    _cards_unknown_are_zero()
+    spec, variant = f"kv:{path}", "single-team-2019[zero_clues=false]"
+    ours = lambda: EmbeddingSpymaster(models=(spec,), name="gcide")  # noqa: E731
+    guess = lambda: EmbeddingGuesser(model=spec, name="gcide")  # noqa: E731
+    frame = play(variant, ours(), guess(), seeds)
+    print(f"gcide with itself: {_first_on_target(frame):.3f} (win {frame.won.mean():.3f})")
+    for mind in PANEL:
+        there = play(variant, ours(), make_agent("guesser", mind), seeds)
+        back = play(variant, make_agent("spymaster", mind), guess(), seeds)
+        there_text = f"{_first_on_target(there):.3f} (win {there.won.mean():.3f})"
+        back_text = f"{_first_on_target(back):.3f} (win {back.won.mean():.3f})"
+        print(f"gcide -> {mind} {there_text} | {mind} -> gcide {back_text}")
+
+
+def committee(path: str, seeds=TUNING) -> None:
+    """The cross-play spymaster as shipped against every panel partner, and with the new
+    mind as a voice of its clues (the guesser as shipped): joined with WordNet into one
+    dictionary voice (a cosine the mean of the two) when WordNet is in the committee, alone
+    when the partner is WordNet."""
+    from codebots.agents import make_agent
+    from codebots.agents.crossplay import SINGLE_TEAM, TIMED, committee, crossplay_guesser
+    from codebots.agents.embedding import EmbeddingSpymaster
+    from codebots.arena import Seat, play
+    from codebots.minds import PANEL
+
+    _cards_unknown_are_zero()
+    spec = f"kv:{path}"
+    cells = (("single-team-2019", SINGLE_TEAM), ("marvel-coop", TIMED), ("duet", TIMED))
+    for variant, settings in cells:
+        for label in ("shipped", "with gcide"):
+            row = []
+            for partner in PANEL:
+                minds = committee(partner)
+                lexicon = "wordnet" in minds and variant.startswith("single")
+                if label != "shipped":
+                    joined = tuple(f"wordnet+{spec}" if m == "wordnet" else m for m in minds)
+                    minds = joined if "wordnet" in minds else (*minds, spec)
+                spymaster = EmbeddingSpymaster(models=minds, **{**settings, "lexicon": lexicon})
+                if variant == "duet":  # seats: our clues and the shipped guesser's guesses
+                    ours = Seat(spymaster, crossplay_guesser(without=partner), "crossplay")
+                    theirs = Seat.of(partner)
+                    frame = play(variant, ours, theirs, seeds)
+                else:
+                    frame = play(variant, spymaster, make_agent("guesser", partner), seeds)
+                row.append(f"{partner} {100 * frame.won.mean():.1f}")
+            print(f"{variant:18} {label:11}", " | ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    commands = {"vectors": train, "agreement": agreement, "committee": committee}
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in commands:
+        sys.exit(f"usage: {sys.argv[0]} {{{'|'.join(commands)}}} VECTORS.txt [FIRST_SEED]")
+    if len(sys.argv) == 4 and sys.argv[1] != "vectors":  # 300 games from FIRST_SEED (>= 1000)
+        first = max(int(sys.argv[3]), 1000)
+        commands[sys.argv[1]](sys.argv[2], np.arange(first, first + 300))
+    else:
+        commands[sys.argv[1]](sys.argv[2])
