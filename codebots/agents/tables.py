@@ -118,7 +118,7 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     clue_vectors = arrays.get("clue_vectors")
     if clue_vectors is None:  # a sentence model's: from its cached encodings
         embedding = load_embedding(model)
-        clue_vectors = unit_rows(embedding.embed_vocabulary(vocabulary) - arrays["centre"])
+        clue_vectors = centred_units(embedding.embed_vocabulary(vocabulary), arrays["centre"])
     card_vectors = arrays["card_vectors"]
     # Stored as float16 (half the disk; 1e-3 precision is plenty), and rounded the same way
     # when not stored (ad-hoc boards of the clue command), so results never depend on it.
@@ -157,11 +157,13 @@ def _table_arrays(model: str, pool, vocabulary, forbid: ForbidTable) -> dict[str
     # Centre both on the mean clue vector: every word vector shares a common direction, and
     # without it cards that lean that way are near every clue. Both agents of a model use
     # the same centred vectors (docs/agents.md has the measurements).
-    centre = clue_vectors.mean(axis=0)
+    # (A NaN entry is a word a part of a combined model has no opinion of: see centred_units.)
+    unknown = np.isnan(clue_vectors).any()
+    centre = np.nanmean(clue_vectors, axis=0) if unknown else clue_vectors.mean(axis=0)
     raw_cards = embedding.embed_cards(pool)  # (P, d); a zero row: a card the model lacks
     card_vectors = unit_rows(raw_cards - centre)
     card_vectors[~raw_cards.any(axis=1)] = 0.0  # it stays a card of no meaning
-    clue_vectors = unit_rows(clue_vectors - centre)
+    clue_vectors = centred_units(clue_vectors, centre)
     sims = (card_vectors @ clue_vectors.T).astype(np.float16)
     rounded = sims.astype(np.float32)  # what model_tables reads back
     neighbours = _best_per_row(_allowed_sims(rounded, forbid), CANDIDATES_PER_CARD)
@@ -262,3 +264,13 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length, as float32."""
     norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
     return (vectors / np.maximum(norms, 1e-9)).astype(np.float32)
+
+
+def centred_units(clue_vectors: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """Clue vectors minus the centre, scaled to unit length. A NaN entry is a word some part
+    of a combined model has no opinion of: that part stays silent (0) for the word, the rest
+    speaks; a word no part knows has a zero vector, near no card (its z-scores all 0)."""
+    centred = clue_vectors - centre
+    if np.isnan(centred).any():
+        centred = np.nan_to_num(centred, nan=0.0)
+    return unit_rows(centred)
