@@ -119,11 +119,16 @@ def summaries(path: str) -> list[list[str]]:
 SUMMARY_WEIGHT = 2
 
 
+def training_corpus(wikipedia: str | None = None) -> list[list[str]]:
+    """The dictionary's sentences, and the Wikipedia summaries (weighted) when given."""
+    return sentences() + (summaries(wikipedia) * SUMMARY_WEIGHT if wikipedia else [])
+
+
 def train(path: str, wikipedia: str | None = None) -> None:
     from gensim.models import Word2Vec
 
     start = time.perf_counter()
-    corpus = sentences() + (summaries(wikipedia) * SUMMARY_WEIGHT if wikipedia else [])
+    corpus = training_corpus(wikipedia)
     print(f"{len(corpus):,} sentences, {sum(map(len, corpus)):,} words", flush=True)
     model = Word2Vec(
         corpus, workers=1, hashfxn=lambda word: zlib.crc32(word.encode()), **PARAMETERS
@@ -145,7 +150,7 @@ def train_ppmi(path: str, wikipedia: str | None = None) -> None:
 
     window, dimensions = 10, 300
     start = time.perf_counter()
-    corpus = sentences() + (summaries(wikipedia) * SUMMARY_WEIGHT if wikipedia else [])
+    corpus = training_corpus(wikipedia)
     counts = Counter(word for sentence in corpus for word in sentence)
     words = sorted(word for word, count in counts.items() if count >= PARAMETERS["min_count"])
     index = {word: i for i, word in enumerate(words)}
