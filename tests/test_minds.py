@@ -49,9 +49,9 @@ def test_cross_is_true_only_where_the_agents_share_no_mind():
 
 
 def test_the_committee_leaves_out_the_partners_mind():
-    assert committee() == ("mpnet", "minilm", "glove", "wordnet", "nomic")
-    assert committee("minilm") == ("mpnet", "glove", "wordnet", "nomic")
-    assert committee("glove+wordnet+nomic") == ("mpnet", "minilm")
+    assert committee() == ("mpnet", "minilm", "glove", "wordnet", "gcide", "nomic")
+    assert committee("minilm") == ("mpnet", "glove", "wordnet", "gcide", "nomic")
+    assert committee("glove+wordnet+nomic+gcide") == ("mpnet", "minilm")
     agent = make_agent("spymaster", "crossplay[without=glove]")
     assert agent.name == "crossplay[without=glove]" and "glove" not in minds_of(agent)
     assert is_cross(agent, make_agent("guesser", "glove"))
@@ -65,7 +65,7 @@ def test_the_committee_leaves_out_the_partners_mind():
     [
         (["--spymaster", "crossplay[without=spock]"], "unknown mind 'spock'; the panel: glove"),
         (
-            ["--spymaster", "crossplay[without=glove+minilm+mpnet+nomic+wordnet]"],
+            ["--spymaster", "crossplay[without=glove+minilm+mpnet+nomic+wordnet+gcide]"],
             "leaves no mind to think with",
         ),
         (["--guesser", "crossplay[with=glove]"], "guesser 'crossplay' has no option 'with'"),
@@ -292,7 +292,7 @@ def test_the_crossplay_guesser_weighs_each_minds_own_reading():
     from codebots.agents.tables import model_tables
     from codebots.embeddings import load_embedding
 
-    guesser = crossplay_guesser("glove")  # minilm + mpnet + wordnet
+    guesser = crossplay_guesser("glove")  # mpnet, minilm, wordnet+gcide, nomic
     asked = []  # (view, answer) of every first guess of a first clue
     answer = guesser.guesses
 
@@ -312,8 +312,9 @@ def test_the_crossplay_guesser_weighs_each_minds_own_reading():
 
     guesser.guesses = watched
     play("single-team-2019", make_agent("spymaster", "glove"), guesser, np.arange(1000, 1200))
-    parts = guesser.model.split("+")
-    bounds = np.cumsum([0] + [load_embedding(part).dim for part in parts])
+    # Its voices: the two dictionaries (wordnet+gcide) read as one mind.
+    assert "wordnet+gcide" in guesser.voices
+    bounds = np.cumsum([0] + [load_embedding(voice).dim for voice in guesser.voices])
     apart_agrees = equal_agrees = pooled_agrees = total = 0
     for words, cards, clues, choices in asked:
         table = model_tables(guesser.model, words, guesser.vocabulary)

@@ -35,8 +35,15 @@ from codebots.minds import PANEL, check_minds
 
 # The committee's first mind supplies the candidate clues, the frequency prior and the
 # dictionary filter: the strongest left, in this order (nomic, the fifth mind, was measured
-# as a voice in the committee, not as the source of candidates).
-PREFERENCE = ("mpnet", "minilm", "glove", "wordnet", "nomic")
+# as a voice in the committee, not as the source of candidates; gcide, the sixth, beside
+# WordNet, with which it is one voice).
+PREFERENCE = ("mpnet", "minilm", "glove", "wordnet", "gcide", "nomic")
+# Minds that speak as one voice when both are in a committee: a cosine the mean of theirs.
+# Two dictionaries as two voices of a worst-margin committee outvote the rest (GloVe and
+# MiniLM partners lost 3-7 points of Marvel co-op and Duet wins); as one voice the second
+# dictionary moves the WordNet partner's games and leaves the others' (docs/cross-model-
+# notes.md, "A second dictionary").
+JOINED = (("wordnet", "gcide"),)
 GUESSER_OPTIONS = ("without",)
 # min_zipf: clue words at least this common (wordfreq's Zipf scale: 3 is once in a million
 # words, 4 ten times, 6 the commonest words), for a person who would rather not meet
@@ -61,6 +68,17 @@ def committee(without: str = "") -> tuple[str, ...]:
             f"(the panel: {', '.join(PANEL)})"
         )
     return minds
+
+
+def voices(minds: tuple[str, ...]) -> tuple[str, ...]:
+    """The committee's voices: its minds, those of a :data:`JOINED` group present together
+    as one ``+``-joined voice (in the place of the group's first)."""
+    out: list[str] = []
+    for mind in minds:
+        group = next((g for g in JOINED if mind in g and set(g) <= set(minds)), (mind,))
+        if mind == group[0]:
+            out.append("+".join(group))
+    return tuple(out)
 
 
 def _check(without: str = "", min_zipf=None) -> float:
@@ -105,9 +123,11 @@ class CrossplaySpymaster:
     def __init__(self, without: str = "", **options):
         minds = committee(without)
         lexicon = {"lexicon": "wordnet" in minds}
-        self.models = minds
-        self.single = EmbeddingSpymaster(models=minds, **{**SINGLE_TEAM, **lexicon, **options})
-        self.timed = EmbeddingSpymaster(models=minds, **{**TIMED, **options})
+        self.models = voices(minds)
+        self.single = EmbeddingSpymaster(
+            models=self.models, **{**SINGLE_TEAM, **lexicon, **options}
+        )
+        self.timed = EmbeddingSpymaster(models=self.models, **{**TIMED, **options})
         self.minds = self.single.minds | self.timed.minds
         self.vocabulary = self.single.vocabulary
         self.name = "crossplay"
@@ -165,8 +185,9 @@ def crossplay_guesser(without: str = "", **options) -> EmbeddingGuesser:
     reader by probabilities (:mod:`codebots.agents.duet_reader`) fitted without the left-out
     minds."""
     left_out = tuple(check_minds(without.split("+"))) if without else ()
+    parts = voices(committee(without))
     options = {"duet_reader": left_out, "solo_majority": True, **READING, **options}
-    return EmbeddingGuesser(model="+".join(committee(without)), name="crossplay", **options)
+    return EmbeddingGuesser(model="+".join(parts), name="crossplay", voices=parts, **options)
 
 
 crossplay_spymaster.name_options = SPYMASTER_OPTIONS

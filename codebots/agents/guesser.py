@@ -11,9 +11,15 @@ import numpy as np
 
 import codebots.agents.duet_reader as duet_reader
 from codebots.agents.duet_reader import weights_without
-from codebots.agents.tables import DEFAULT_VOCABULARY, model_tables, shared_vocabulary, unit_rows
+from codebots.agents.tables import (
+    DEFAULT_VOCABULARY,
+    centred_units,
+    model_tables,
+    shared_vocabulary,
+)
 from codebots.agents.views import ASSASSIN, OWN, GuesserView
 from codebots.engine.constants import STOP
+from codebots.errors import CodebotsError
 from codebots.lexicon import relation_matrix
 from codebots.minds import model_minds
 from codebots.morphology import compound_parts
@@ -82,6 +88,7 @@ class EmbeddingGuesser:
         solo_majority: bool = False,  # no rival, no clock: past the first card, most minds agree
         minds_apart: bool = False,  # a committee: read the clue by each mind's own z, averaged
         confidence_power: float = 0.0,  # minds apart: each weighted by its best card's standout
+        voices: tuple[str, ...] | None = None,  # minds apart: the parts of ``model`` grouped
     ):
         self.model = model
         self.name = name or model
@@ -103,6 +110,11 @@ class EmbeddingGuesser:
         self.solo_majority = solo_majority
         self.minds_apart = minds_apart
         self.confidence_power = confidence_power
+        # The minds read apart, as groups of the model's parts (``wordnet+gcide``: the two
+        # dictionaries read as one mind); by default each part alone.
+        self.voices = tuple(voices) if voices else tuple(model.split("+"))
+        if "+".join(self.voices) != model:
+            raise CodebotsError(f"voices {'|'.join(self.voices)} are not the parts of {model}")
         self._outside: tuple = (None, {})  # (table, word -> vector) of words outside it
         self.begin(0)
 
@@ -166,7 +178,7 @@ class EmbeddingGuesser:
             # the expensive part); the rest by their parts.
             whole = [word for word in new if table.model.has(word)]
             if whole:
-                embedded = unit_rows(table.model.embed_words(whole) - table.centre)
+                embedded = centred_units(table.model.embed_words(whole), table.centre)
                 seen.update(zip(whole, embedded))
             seen.update((word, _outside_vector(table, word)) for word in new if word not in seen)
             for index, word in zip(unknown, outside):
@@ -345,10 +357,10 @@ class EmbeddingGuesser:
 
     @functools.cached_property
     def _mind_slices(self) -> list[slice]:
-        """Each mind's columns of the (combined) vectors, in the order of the model's parts."""
+        """Each voice's columns of the (combined) vectors, in the order of the model's parts."""
         from codebots.embeddings import load_embedding
 
-        bounds = np.cumsum([0] + [load_embedding(part).dim for part in self.model.split("+")])
+        bounds = np.cumsum([0] + [load_embedding(voice).dim for voice in self.voices])
         return [slice(start, stop) for start, stop in zip(bounds[:-1], bounds[1:])]
 
     def _mind_weights(self, mind_sims, clue, table, candidates) -> list[np.ndarray | float]:
@@ -464,8 +476,8 @@ def _outside_vector(table, word: str) -> np.ndarray:
         pieces.extend(piece for piece in known if model.has(piece))
     if not pieces:
         return np.zeros(table.clue_vectors.shape[1], dtype=np.float32)
-    embedded = model.embed_words(pieces).mean(axis=0, keepdims=True)
-    return unit_rows(embedded - table.centre)[0]
+    embedded = model.embed_words(pieces).mean(axis=0, keepdims=True)  # NaN: a silent part
+    return centred_units(embedded, table.centre)[0]
 
 
 def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:

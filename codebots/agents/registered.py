@@ -46,6 +46,7 @@ _spymaster("minilm", ("minilm",), "Margin clues from all-MiniLM-L6-v2 word encod
 _spymaster("mpnet", ("mpnet",), "Margin clues from all-mpnet-base-v2 word encodings.")
 _spymaster("nomic", ("nomic",), "Margin clues from nomic-embed-text-v1.5 word encodings.")
 _spymaster("wordnet", ("wordnet",), "Margin clues from word vectors trained on WordNet's glosses.")
+_spymaster("gcide", ("gcide",), "Margin clues from the GCIDE dictionary's and Wikipedia's vectors.")
 _spymaster(
     "robust",
     ("glove", "minilm"),
@@ -79,6 +80,7 @@ _guesser("minilm", "minilm", "Touches the cards nearest the clue (MiniLM), up to
 _guesser("mpnet", "mpnet", "Touches the cards nearest the clue (MPNet), up to its number.")
 _guesser("nomic", "nomic", "Touches the cards nearest the clue (Nomic), up to its number.")
 _guesser("wordnet", "wordnet", "Touches the cards nearest the clue (WordNet gloss vectors).")
+_guesser("gcide", "gcide", "Touches the cards nearest the clue (GCIDE and Wikipedia vectors).")
 # Guessers that also consult the lexicon: both sides then share it, so a pairing with a
 # lexicon spymaster is reported apart from the cross-model bar (docs/cross-model-notes.md).
 LEXICON_GUESSER_WEIGHT = 2.0

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from codebots.cache import cached
-from codebots.embeddings import SENTENCE_MODELS, Embedding, load_embedding, model_fingerprint
+from codebots.embeddings import (
+    SENTENCE_MODELS,
+    SILENT_GAPS,
+    Embedding,
+    load_embedding,
+    model_fingerprint,
+)
 from codebots.lexicon import relation_matrix
 from codebots.morphology import in_lexicon, zipf
 from codebots.validity import (
@@ -73,14 +79,19 @@ CLUE_WORDS_FORMAT = 1  # part of the cache key of clue_word_columns
 def shared_vocabulary(models: tuple[str, ...], size: int) -> tuple[str, ...]:
     """The clue vocabulary restricted to words every word model in ``models`` knows.
 
+    A model silent on its gaps (``gcide``, :data:`~codebots.embeddings.SILENT_GAPS`)
+    narrows it only for an agent with no other mind than it and GloVe (the agents' base
+    vocabulary): beside any other mind, the others speak for the words it lacks, and a
+    committee keeps its clue words (whose sentence-model encodings ship packed).
     Cached on disk by the models' fingerprints: a warm start loads no model to know it.
     """
+    parts = [part.strip() for spec in models for part in spec.split("+") if part.strip()]
+    speaking = set(parts) - SILENT_GAPS - {"glove"}
     word_models = tuple(
         dict.fromkeys(
-            part.strip()
-            for spec in models
-            for part in spec.split("+")
-            if part.strip() not in SENTENCE_MODELS
+            part
+            for part in parts
+            if part not in SENTENCE_MODELS and (part not in SILENT_GAPS or not speaking)
         )
     )
 

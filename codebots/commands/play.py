@@ -247,6 +247,7 @@ def _open_session(resume: str | None, given: dict):
 
 def partner_line(spymaster: str, guesser: str) -> str:
     """Who the AI is, and the wait for its models the first time."""
+    from codebots import dictionary_vectors
     from codebots.agents.crossplay import committee
     from codebots.agents.registry import split_agent_name
 
@@ -260,6 +261,8 @@ def partner_line(spymaster: str, guesser: str) -> str:
             f" (thinking with {minds}; the first game on a machine builds their tables, about"
             " a minute; --spymaster glove --guesser glove starts in seconds)"
         )
+        if "gcide" not in minds and not dictionary_vectors.available():
+            line += f"; the gcide mind is not installed: {dictionary_vectors.INSTALL_HINT}"
     return line
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from codebots import dictionary_vectors
 from codebots.engine import (
     CLUE,
     COVER,
@@ -51,8 +52,10 @@ from codebots.vocab import load_pool
 
 ROLES = ("guesser", "spymaster", "team")  # team: people in both red seats
 # The AI partner of a person: a person is a stranger to every model, so the cross-play
-# agents thinking with every panel mind (codebots.agents.crossplay).
-DEFAULT_AI = "crossplay"
+# agents thinking with every panel mind (codebots.agents.crossplay); on a machine without
+# the gcide mind's sources (not Debian), every mind but it, named so in the game's record
+# (the start line says what to install).
+DEFAULT_AI = "crossplay" if dictionary_vectors.available() else "crossplay[without=gcide]"
 PHASE_MOVES = {CLUE: "clue", GUESS: "guess", SUDDEN_DEATH: "guess", COVER: "cover"}
 
 
