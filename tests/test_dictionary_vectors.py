@@ -14,6 +14,7 @@ from codebots import dictionary_vectors
 from codebots.agents import make_agent
 from codebots.agents.crossplay import committee, crossplay_guesser, voices
 from codebots.agents.tables import centred_units, shared_vocabulary
+from codebots.arena import play
 from codebots.embeddings import load_embedding
 from codebots.errors import CodebotsError
 
@@ -93,6 +94,12 @@ def test_a_missing_source_is_a_one_line_error_naming_what_to_install(tmp_path, m
         message = str(raised.value)
         assert "\n" not in message and "nowhere/gcide.index is missing" in message
         assert "apt-get install dict-gcide" in message and "crossplay[without=gcide]" in message
+        # The agents without the mind play on such a machine (light committees: GloVe and
+        # WordNet, whose tables other tests build too).
+        light = "crossplay[without=gcide+mpnet+minilm+nomic]"
+        spymaster, guesser = make_agent("spymaster", light), make_agent("guesser", "glove")
+        rows = play("single-team-2019", spymaster, guesser, np.arange(1000, 1010))
+        assert len(rows) == 10 and rows.won.mean() > 0.5
     finally:
         monkeypatch.delenv("CODEBOTS_DICTD")
         dictionary_vectors.fingerprint.cache_clear()
