@@ -91,10 +91,14 @@ def test_simulate_markdown_for_a_variant_with_options():
         (["--games", "-5"], "error: --games must be at least 1, got -5"),
         (["--seed", "abc"], "error: --seed must be an integer, got 'abc'"),
         (["--seed", "1.5"], "error: --seed must be an integer, got '1.5'"),
-        (["--spymaster", "genius"], "error: unknown spymaster 'genius'; known: crossplay, glove,"),
+        (
+            ["--spymaster", "genius"],
+            "error: unknown spymaster 'genius'; known: crossplay, gcide, glove,",
+        ),
         (
             ["--guesser", "psychic"],
-            "error: unknown guesser 'psychic'; known: crossplay, glove, glove-lexicon, minilm",
+            "error: unknown guesser 'psychic'; known: crossplay, gcide, glove, glove-lexicon, "
+            "minilm",
         ),
     ],
 )
