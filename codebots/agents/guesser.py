@@ -10,6 +10,7 @@ import functools
 import numpy as np
 
 import codebots.agents.duet_reader as duet_reader
+from codebots.agents.card_scores import majority_agrees, softmax_top, standardize
 from codebots.agents.duet_reader import weights_without
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
@@ -262,10 +263,10 @@ class EmbeddingGuesser:
             current = np.zeros_like(sims)  # (B, 25)
             weights = self._mind_weights(mind_sims, clue[guessing], table, candidates[guessing])
             for one, weight in zip(mind_sims, weights):
-                current[guessing] += weight * _standardize(one, candidates[guessing])
+                current[guessing] += weight * standardize(one, candidates[guessing])
             current[guessing] /= sum(weights)
         else:
-            current = _standardize(sims, candidates)
+            current = standardize(sims, candidates)
         if self.lexicon_weight:
             current = current + self.lexicon_weight * self._related(view, clue_ids)
         # Earlier clues of the same side with cards still to find.
@@ -279,7 +280,7 @@ class EmbeddingGuesser:
         )
         open_slots = earlier & (self._remaining[:, :used] > 0)
         old_z = np.zeros(memory.shape)  # (B, used, 25), for the games guessing now
-        old_z[guessing] = _standardize(memory[guessing], candidates[guessing, None, :])
+        old_z[guessing] = standardize(memory[guessing], candidates[guessing, None, :])
         old = np.where(open_slots[:, :, None], old_z, -np.inf).max(axis=1)  # (B, 25)
         if self.warning_weight:
             warned = earlier & self._zero[:, :used]
@@ -328,7 +329,7 @@ class EmbeddingGuesser:
         # After the first guess of a 0 / unlimited clue: on while the next card is clear.
         sure = np.where(zero, old_or_zero[rows, best], combined[rows, best]) >= self.unlimited_z
         confident = (view.guesses_made == 0) | (
-            (_softmax_top(sims, candidates, self.temperature) >= self.threshold) & (~expert | sure)
+            (softmax_top(sims, candidates, self.temperature) >= self.threshold) & (~expert | sure)
         )
         if self.solo_majority and view.variant.opponent == "none":
             # A single-team game has no rival and no clock: a second card costs nothing to
@@ -342,7 +343,7 @@ class EmbeddingGuesser:
             else:
                 mind_sims = [one[asked] for one in mind_sims]
             agreed = np.ones(len(best), dtype=bool)
-            agreed[later] = _majority_agrees(mind_sims, candidates[later], best[later])
+            agreed[later] = majority_agrees(mind_sims, candidates[later], best[later])
             confident = confident & agreed
         on_clue = wants_more & confident & ~give_up
         take_leftover = ~on_clue & view.can_stop & leftover_ok & self.stop_at_number & ~give_up
@@ -478,30 +479,3 @@ def _outside_vector(table, word: str) -> np.ndarray:
         return np.zeros(table.clue_vectors.shape[1], dtype=np.float32)
     embedded = model.embed_words(pieces).mean(axis=0, keepdims=True)  # NaN: a silent part
     return centred_units(embedded, table.centre)[0]
-
-
-def _standardize(sims: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """z-scores of similarities over the candidate cards (last axis)."""
-    count = np.maximum(candidates.sum(axis=-1, keepdims=True), 1)
-    mean = np.where(candidates, sims, 0.0).sum(axis=-1, keepdims=True) / count
-    spread = np.where(candidates, (sims - mean) ** 2, 0.0).sum(axis=-1, keepdims=True) / count
-    return (sims - mean) / np.maximum(np.sqrt(spread), 1e-6)
-
-
-def _majority_agrees(mind_sims: list[np.ndarray], candidates, choice) -> np.ndarray:
-    """``(R,) bool``: more than half of the minds (their ``(R, 25)`` similarities to the
-    clue) rank ``choice`` first among ``candidates``."""
-    votes = np.zeros(len(choice), dtype=np.int64)
-    for sims in mind_sims:
-        votes += np.where(candidates, sims, -np.inf).argmax(axis=1) == choice
-    return 2 * votes > len(mind_sims)
-
-
-def _softmax_top(sims: np.ndarray, candidates: np.ndarray, temperature: float) -> np.ndarray:
-    """``(B,)`` softmax probability of the best candidate card."""
-    scores = np.where(candidates, sims, -np.inf)
-    top = scores.max(axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)  # rows of games that are not guessing
-    weights = np.exp((scores - top) / temperature)
-    total = weights.sum(axis=1)
-    return np.divide(weights.max(axis=1), total, out=np.zeros_like(total), where=total > 0)
