@@ -10,6 +10,7 @@ import pytest
 
 from codebots.agents import duet_reader
 from codebots.agents.crossplay import crossplay_guesser
+from codebots.agents.guesser import EmbeddingGuesser
 from codebots.agents.views import ASSASSIN, BYSTANDER, OWN
 from codebots.arena import Seat, play
 from codebots.engine.constants import STOP
@@ -106,3 +107,27 @@ def test_the_reader_plays_whole_duet_games_with_a_stranger():
     assert set(rows["end"]) <= {"agents", "assassin", "sudden death miss", "out of time"}
     read = [t for t in log if t["guesser_seat"] == 0]
     assert read and all(len(t["guesses"]) >= 1 for t in read if t["valid"])
+
+
+def test_the_reader_stops_at_the_clue_number():
+    """A person's "king 1" means one card: past the number a card is as likely an assassin
+    as any, and a bystander there would only end the turn the stop ends anyway."""
+    pytest.importorskip("sentence_transformers")
+    from codebots.agents.embedding import EmbeddingSpymaster
+
+    def turns_past_the_number(**options) -> int:
+        reader = crossplay_guesser(without="glove", **options)
+        ones = EmbeddingSpymaster(models=("glove",), max_number=1, name="glove-ones")
+        ours = Seat(EmbeddingSpymaster(models=("glove",)), reader, "crossplay")
+        theirs = Seat(ones, EmbeddingGuesser(model="glove"), "glove-ones")
+        log: list[dict] = []
+        rows = play("duet", ours, theirs, np.arange(1000, 1060), turn_log=log)
+        sudden = set(rows.loc[rows["sudden_death"], "seed"])
+        last = {turn["seed"]: turn for turn in log}  # sudden-death guesses are filed here
+        read = [t for t in log if t["guesser_seat"] == 0 and t["valid"] and t["number"] == 1]
+        read = [t for t in read if not (t["seed"] in sudden and last[t["seed"]] is t)]
+        assert len(read) > 100  # the partner's every clue is a one-card clue
+        return sum(len(t["guesses"]) > 1 for t in read)
+
+    assert turns_past_the_number() == 0
+    assert turns_past_the_number(stop_at_number=False) > 0  # the rule, not the board, stops it

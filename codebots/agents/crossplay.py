@@ -19,7 +19,7 @@ others, knowing nothing else of the partner).
   single-team games it goes past its first card only when most of its minds agree); in
   Duet it guesses by the probabilities of :mod:`codebots.agents.duet_reader` (the key
   structure of its own side and the clue's evidence), going on while a green is worth the
-  risk.
+  risk and never past the clue's number.
 
 docs/cross-model-notes.md has the measurements behind each setting.
 """

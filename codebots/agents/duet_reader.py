@@ -20,8 +20,9 @@ the giver's green (``p_green``) or assassin (``p_assassin``), and chooses:
   the reader facing a partner of mind M was fitted without any game of M;
 - :func:`choose`: the card with the best ``p_green - caution * p_assassin``; after the first
   guess of a turn it goes on only while that is at least ``threshold`` (a bystander ends
-  the turn at the cost of the token the stop would take, so the assassin is the real risk).
-  In sudden death every miss loses: the card most likely green.
+  the turn at the cost of the token the stop would take, so the assassin is the real risk);
+  the guesser also stops at the clue's number (``EmbeddingGuesser.stop_at_number``). In
+  sudden death every miss loses: the card most likely green.
 """
 
 from __future__ import annotations

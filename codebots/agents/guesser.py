@@ -62,7 +62,8 @@ class EmbeddingGuesser:
     another mind, at a small cost with one of its own (docs/cross-model-notes.md).
     ``duet_reader`` (the left-out minds of a fitted fold, :mod:`codebots.agents.duet_reader`)
     replaces the Duet choice by probabilities: the card with the best ``p_green -
-    duet_caution * p_assassin``, going on while that is at least ``duet_threshold``.
+    duet_caution * p_assassin``, going on while that is at least ``duet_threshold`` (and,
+    with ``stop_at_number``, not past the clue's number).
     """
 
     privileged = False
@@ -407,6 +408,12 @@ class EmbeddingGuesser:
             self.duet_caution,
             self.duet_threshold,
         )
+        if self.stop_at_number:
+            # Not past the clue's number either: a person's "king 1" means one card, and a
+            # card beyond it is as likely an assassin as any (Duet seats and Diagon Alley,
+            # tuning seeds: every partner's win rate within a point, most a little up).
+            reached = (view.clue_number > 0) & (view.guesses_made >= view.clue_number)
+            choice = np.where(view.can_stop & reached & ~sudden, STOP, choice)
         return choice
 
     def second_card(self, view: GuesserView, cards: np.ndarray) -> np.ndarray:
