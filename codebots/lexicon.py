@@ -16,7 +16,8 @@ lemma they start at). Multi-word cards use WordNet's underscores (ICE CREAM -> i
 definitions count as relations both ways (KETCHUP - sauce, tomatoes).
 
 The same files give the clue checker the derivations its suffix rules miss (AFRICA ->
-african, CHINA -> chinese, LION -> lioness): see :func:`derivations`.
+african, CHINA -> chinese, LION -> lioness) and the other spellings of a word (NET -> nett,
+THEATER -> theatre): see :func:`derivations`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import collections
 import functools
 import importlib.util
+import itertools
 import re
 from pathlib import Path
 
@@ -128,6 +130,16 @@ def relations() -> dict[str, frozenset[str]]:
 
 
 DERIVATION_POINTERS = ("+", "\\")  # derivationally related form; pertainym ("of Africa")
+# Other spellings of one ending (British and American, and older ones): a word and a lemma
+# of its own synset that differ only so are one word spelled two ways (centre, center).
+SPELLING_ENDINGS = (
+    ("re", "er"),
+    ("our", "or"),
+    ("ise", "ize"),
+    ("yse", "yze"),
+    ("ence", "ense"),
+    ("ogue", "og"),
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -136,7 +148,9 @@ def derivations() -> dict[str, frozenset[str]]:
 
     Only pairs that share their first ``max(3, len(shorter) - 2)`` letters count: that keeps
     morphological derivations (africa/african, greece/greek) and drops derivations by
-    meaning alone (jupiter/jovian), which are different words to a player. Read from the
+    meaning alone (jupiter/jovian), which are different words to a player. Two spellings of
+    one word (:func:`spelling_variant`: the lemmas of one synset) are paired too: a clue
+    that is a visible card spelled another way (nett for NET) is that card. Read from the
     checked cache (:mod:`codebots.cache`): parsing WordNet takes seconds, reading the pairs
     a few milliseconds.
     """
@@ -165,11 +179,33 @@ def _derivation_pairs() -> dict[str, np.ndarray]:
             other = synsets[target][0][int(source_target[2:], 16) - 1]
             if word.isalpha() and other.isalpha() and _shared_stem(word, other):
                 pairs.add((word, other))
+        spelled = [word for word in words if word.isalpha()]
+        for word, other in itertools.combinations(spelled, 2):
+            if spelling_variant(word, other):
+                pairs.add((word, other))
     ordered = sorted(pairs)
     return {
         "words": np.array([word for word, _ in ordered], dtype=str),
         "others": np.array([other for _, other in ordered], dtype=str),
     }
+
+
+def spelling_variant(first: str, second: str) -> bool:
+    """Whether two lemmas of one synset are one word spelled two ways: a doubled last letter
+    (net, nett) or another spelling of the ending (:data:`SPELLING_ENDINGS`: theatre,
+    theater; colour, color), at least three letters before it. Vowel changes are left out:
+    within a synset they join different words as often as spellings (drip, drop; tap, tip)."""
+    longer, shorter = (first, second) if len(first) >= len(second) else (second, first)
+    if len(shorter) < 3 or longer == shorter:
+        return False
+    if longer == shorter + shorter[-1]:
+        return True
+    for one, other in SPELLING_ENDINGS:
+        for end, other_end in ((one, other), (other, one)):
+            stem = longer[: -len(end)]
+            if longer.endswith(end) and len(stem) >= 3 and shorter == stem + other_end:
+                return True
+    return False
 
 
 def _shared_stem(first: str, second: str) -> bool:

@@ -354,6 +354,15 @@ CASES = [
     *rows("", "feminine", ["LION"], form("LION"), "lioness"),
     *rows("", "feminine", ["PRINCE"], form("PRINCE"), "princess"),
     *rows("", "feminine", ["HOST"], form("HOST"), "hostess"),
+    # --- rule 2: the word spelled another way is the word (the AI clued nett for NET) ---------
+    *rows("", "spelling", ["NET"], form("NET"), "nett"),
+    *rows("", "spelling", ["THEATER"], form("THEATER"), "theatre", "theatres"),
+    *rows("", "spelling", ["CENTER"], form("CENTER"), "centre"),
+    *rows("", "spelling", ["COLOR"], form("COLOR"), "colour"),
+    *rows("", "spelling", ["CATALOG"], form("CATALOG"), "catalogue"),
+    # ... a changed vowel makes another word, however near in meaning
+    *rows("", "not-a-spelling", ["DROP"], OK, "drip"),
+    *rows("", "not-a-spelling", ["TIP"], OK, "tap"),
     # ... but a word derived by meaning alone is another word
     *rows("", "not-a-form", ["JUPITER"], OK, "jovian"),
     *rows("", "not-a-form", ["ADD"], OK, "address"),
