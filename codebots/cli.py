@@ -252,7 +252,7 @@ def clue(
         typer.Option(
             help="An embedding spymaster (crossplay, glove, minilm, ...: `codebots agents` "
             "lists them); crossplay, the partner of a person in codebots play, thinks with "
-            "every mind (its first use on a machine builds their tables, about a minute; "
+            "every mind (its first use on a machine builds their tables, two to three minutes; "
             "glove answers in seconds)."
         ),
     ] = "crossplay",

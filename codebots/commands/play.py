@@ -258,8 +258,8 @@ def partner_line(spymaster: str, guesser: str) -> str:
     if crossplay:
         minds = ", ".join(committee(crossplay[0][1].get("without", "")))
         line += (
-            f" (thinking with {minds}; the first game on a machine builds their tables, about"
-            " a minute; --spymaster glove --guesser glove starts in seconds)"
+            f" (thinking with {minds}; the first game on a machine builds their tables, two to"
+            " three minutes; --spymaster glove --guesser glove starts in seconds)"
         )
         if "gcide" not in minds and not dictionary_vectors.available():
             line += f"; the gcide mind is not installed: {dictionary_vectors.INSTALL_HINT}"
