@@ -1,8 +1,9 @@
 """How a guesser scores the visible cards of a board for a clue: z-scores over the cards it
 may touch, the minds' majority and the softmax confidence of its best card.
 
-Pure functions of ``(B, 25)`` similarity rows and the ``(B, 25) bool`` candidates (the cards
-a guess may touch), shared by :class:`codebots.agents.guesser.EmbeddingGuesser`'s readings.
+Pure functions of similarity rows over a board's 25 cards (the last axis) and the candidates
+(the cards a guess may touch, bool, broadcast against them), used by
+:class:`codebots.agents.guesser.EmbeddingGuesser`.
 """
 
 from __future__ import annotations

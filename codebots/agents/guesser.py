@@ -322,10 +322,8 @@ class EmbeddingGuesser:
         leftover_card = leftover.argmax(axis=1)
         leftover_ok = leftover.max(axis=1) >= self.leftover_z
 
-        number = view.clue_number.astype(np.int64)
         expert = unlimited | zero  # no number cap: it goes on while sure enough
-        number = np.where(expert, MAX_TARGETS, number)
-        wants_more = view.guesses_made < number if self.stop_at_number else True
+        wants_more = self._below_number(view)
         rows = np.arange(len(best))
         # After the first guess of a 0 / unlimited clue: on while the next card is clear.
         sure = np.where(zero, old_or_zero[rows, best], combined[rows, best]) >= self.unlimited_z
@@ -408,13 +406,20 @@ class EmbeddingGuesser:
             self.duet_caution,
             self.duet_threshold,
         )
-        if self.stop_at_number:
-            # Not past the clue's number either: a person's "king 1" means one card, and a
-            # card beyond it is as likely an assassin as any (Duet seats and Diagon Alley,
-            # tuning seeds: every partner's win rate within a point, most a little up).
-            reached = (view.clue_number > 0) & (view.guesses_made >= view.clue_number)
-            choice = np.where(view.can_stop & reached & ~sudden, STOP, choice)
-        return choice
+        # Not past the clue's number either: a person's "king 1" means one card, and a card
+        # beyond it is as likely an assassin as any (Duet seats and Diagon Alley, tuning
+        # seeds: every partner's win rate within a point, six of eleven cells up, one down).
+        reached = view.can_stop & ~self._below_number(view) & ~sudden
+        return np.where(reached, STOP, choice)
+
+    def _below_number(self, view: GuesserView) -> np.ndarray:
+        """``(B,) bool``: fewer guesses made than the clue's number (a ``0`` or unlimited
+        clue has none: up to ``MAX_TARGETS``); always, without ``stop_at_number``."""
+        if not self.stop_at_number:
+            return np.ones(len(view.active), dtype=bool)
+        expert = view.clue_number <= 0
+        number = np.where(expert, MAX_TARGETS, view.clue_number.astype(np.int64))
+        return view.guesses_made < number
 
     def second_card(self, view: GuesserView, cards: np.ndarray) -> np.ndarray:
         """``(B,)`` a second card to touch with ``cards`` (the Hogwarts bonus: the giver keeps
