@@ -13,6 +13,7 @@ from codebots.agents import GUESSERS, SPYMASTERS, make_agent
 from codebots.agents.crossplay import committee
 from codebots.arena import Seat, play
 from codebots.cli import app
+from codebots.engine import UNLIMITED
 from codebots.errors import CodebotsError
 from codebots.evaluation import Cell, run_grid
 from codebots.minds import PANEL, families, is_cross, minds_of
@@ -74,6 +75,7 @@ def test_the_committee_leaves_out_the_partners_mind():
         (["--spymaster", "crossplay[min_zipf=2]"], "min_zipf=2 must be a number from 3.0 to 6.0"),
         (["--spymaster", "crossplay[min_zipf=often]"], "min_zipf=often must be a number"),
         (["--guesser", "crossplay[min_zipf=4]"], "guesser 'crossplay' has no option 'min_zipf'"),
+        (["--spymaster", "crossplay[expert_clues=maybe]"], "expert_clues=maybe must be true or"),
     ],
 )
 def test_bad_cross_play_agents_are_one_line_errors(arguments, message):
@@ -149,6 +151,22 @@ def test_a_zipf_floor_keeps_the_clue_words_common():
             rare_share(f"{light}]", variant),
         )
         assert floored <= 0.01 and free >= 0.1, (variant, floored, free)
+
+
+def test_numbers_instead_of_unlimited_clues_for_a_person():
+    """``crossplay[expert_clues=false]``: a number of cards on every clue (in Duet the number
+    is information only, RULES section 3: it tells a person how many were meant)."""
+    light = "crossplay[without=mpnet+nomic+glove"  # minilm and the dictionaries
+
+    def numbers(spymaster: str) -> list[int]:
+        log: list[dict] = []
+        ours = Seat(make_agent("spymaster", spymaster), make_agent("guesser", f"{light}]"), "c")
+        play("duet", ours, Seat.of("glove"), np.arange(40), turn_log=log)
+        return [turn["number"] for turn in log if turn["giver_seat"] == 0]
+
+    usual, plain = numbers(f"{light}]"), numbers(f"{light},expert_clues=false]")
+    assert UNLIMITED in usual and len(plain) >= 100
+    assert min(plain) >= 1, sorted(set(plain))
 
 
 @pytest.mark.slow

@@ -289,3 +289,34 @@ def test_the_ai_partner_of_a_person_is_the_crossplay_agent(tmp_path):
         assert (model in clue["minds"]) == bool(z[positions].min() > others.max())
     assert set(clue["minds"]) <= set(committee())
     assert any("minds agreeing:" in line for line in session.explanations())
+
+
+def test_the_ai_guessers_next_choices_leave_out_cards_it_knows_are_wrong_and_no_clue_goes_stale():
+    # Seed 11, the person's side: IRON a bystander, GROUND and DROP agents. "steel 1": the
+    # AI touches IRON, which marks it bystander from the person's side; the next "steel 1"
+    # it guesses past IRON, and its explanation must not offer IRON as a next choice either.
+    session = Session("duet", 11, "guesser", "glove", "glove")
+    iron = session.words.index("IRON")
+    position = int(np.flatnonzero(session.state.cards[0] == iron)[0])
+    assert session.state.key[0, 0, position] == 2  # a bystander on the person's side
+    session.human_clue("steel 1")
+    assert session.clue_in_play() == "STEEL 1"
+    first = session.ai_move()
+    assert (first["word"], first["result"]) == ("IRON", "bystander"), first
+    assert session.clue_in_play() == ""  # the turn is over: the AI gives the next clue
+    assert "IRON" not in first["runner_up"] and len(first["runner_up"]) == 2
+    while session.human_move() != "clue":  # the AI's clue, the person's one guess
+        if session.human_move() == "guess":
+            session.human_guess(session.visible_words()[0])
+        else:
+            session.ai_move()
+    assert session.state.marked[0, 0, position]
+    session.human_clue("steel 1")
+    second = session.ai_move()
+    assert second["word"] != "IRON" and "IRON" not in second["runner_up"], second
+    # The next choices are the guesser's own ranking after its card, best first.
+    ranking = session.guesser.ranking(0)
+    ranking[int(second["card"])] = -np.inf
+    best = [session.card_word(int(i)) for i in np.argsort(-ranking, kind="stable")[:2]]
+    assert second["runner_up"] == best and not np.isfinite(session.guesser.ranking(0)[position])
+    assert any("next choices: " + ", ".join(best) in line for line in session.explanations())

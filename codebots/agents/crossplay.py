@@ -29,7 +29,7 @@ from __future__ import annotations
 from codebots.agents.base import uses_rng
 from codebots.agents.embedding import EmbeddingSpymaster
 from codebots.agents.guesser import EmbeddingGuesser
-from codebots.agents.registry import option_value
+from codebots.agents.registry import option_flag, option_value
 from codebots.errors import CodebotsError
 from codebots.minds import PANEL, check_minds
 
@@ -49,7 +49,11 @@ GUESSER_OPTIONS = ("without",)
 # words, 4 ten times, 6 the commonest words), for a person who would rather not meet
 # "vaulter" or "cuticle"; off by default: with a model partner it costs the timed games
 # (docs/cross-model-notes.md, "Plain clue words for a person").
-SPYMASTER_OPTIONS = ("without", "min_zipf")
+# expert_clues: the catch-up "unlimited" and "0" clues of the timed games (RULES sections 1
+# and 3); false gives a number of cards on every clue, which tells a person how many were
+# meant, at half a point of Duet wins with the panel's minds as partners (docs/cross-model-
+# notes.md, "Numbers instead of unlimited").
+SPYMASTER_OPTIONS = ("without", "min_zipf", "expert_clues")
 
 
 def committee(without: str = "") -> tuple[str, ...]:
@@ -81,9 +85,11 @@ def voices(minds: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _check(without: str = "", min_zipf=None) -> float:
+def _check(without: str = "", min_zipf=None, expert_clues=None) -> float:
     """Check the name's options (a one-line error); the clue words' Zipf floor (0: none)."""
     committee(without)
+    if expert_clues is not None:
+        option_flag("crossplay", "expert_clues", expert_clues)
     if min_zipf is None or min_zipf == "":
         return 0.0
     return option_value("crossplay", "min_zipf", min_zipf, float, 3.0, 6.0)
@@ -173,9 +179,15 @@ class CrossplaySpymaster:
         return self._for(view.variant).agreeing_minds(view, game, word, targets)
 
 
-def crossplay_spymaster(without: str = "", min_zipf=None, **options) -> CrossplaySpymaster:
+def crossplay_spymaster(
+    without: str = "", min_zipf=None, expert_clues=None, **options
+) -> CrossplaySpymaster:
     """The cross-play spymaster thinking with every panel mind but ``without``; with
-    ``min_zipf``, only clue words at least that common."""
+    ``min_zipf``, only clue words at least that common; ``expert_clues`` (true or false):
+    whether it may give ``0`` and ``unlimited`` clues where the variant allows them (each
+    game kind's own setting when not given)."""
+    if expert_clues is not None:
+        options["expert_clues"] = option_flag("crossplay", "expert_clues", expert_clues)
     return CrossplaySpymaster(without, min_zipf=_check(without, min_zipf), **options)
 
 

@@ -154,6 +154,11 @@ class EmbeddingGuesser:
         rows = np.array([game])
         self._store(rows, np.array([slot]), vector, 0, side, np.array([number == 0]))
 
+    def ranking(self, game: int) -> np.ndarray:
+        """``(25,)`` how the last :meth:`guesses` call ranked ``game``'s cards, best highest;
+        ``-inf`` for cards it would not touch (revealed, or known wrong from its own side)."""
+        return self._scores[game].copy()
+
     def reads_clue(self, pool: tuple[str, ...], word: str) -> bool:
         """Whether this guesser's model has any meaning for the clue ``word`` on ``pool``."""
         return reads(model_tables(self.model, pool, self.vocabulary), word)

@@ -61,6 +61,18 @@ def option_value(agent: str, name: str, value, kind, low, high):
     return number
 
 
+def option_flag(agent: str, name: str, value) -> bool:
+    """A yes/no agent option given in its name (``true``/``false``) or in code, checked."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise CodebotsError(f"{agent}: {name}={value} must be true or false")
+
+
 def check_agent(role: str, name: str) -> None:
     """A one-line error unless ``name`` is a registered ``role`` (options checked too)."""
     make_agent(role, name, build=False)

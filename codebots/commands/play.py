@@ -339,6 +339,5 @@ def show(console, session, reveal: bool = False) -> None:
     held = session.bonuses_held()
     if held and not session.done:
         console.print(f"bonuses: {held} (see 'help')")
-    if session.clue_word and not session.done:
-        number = "unlimited" if session.clue_number == -1 else session.clue_number
-        console.print(f"current clue: {session.clue_word.upper()} {number}")
+    if session.clue_in_play():
+        console.print(f"current clue: {session.clue_in_play()}")

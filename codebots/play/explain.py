@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from codebots.engine import UNLIMITED
+from codebots.engine import GUESS, UNLIMITED
 from codebots.engine.constants import END_ASSASSIN, END_REASON_NAMES, END_SUDDEN_DEATH_MISS
+from codebots.render import number_text
 
 
 class Explaining:
@@ -30,20 +31,25 @@ class Explaining:
             return []
         return self.spymaster.agreeing_minds(view, 0, word, targets)
 
-    def _runner_up(self, view, card: int) -> list[str]:
-        """The guesser's next choices after ``card`` (embedding guessers), for explanations."""
-        if not hasattr(self.guesser, "clue_vectors") or not self.clue_word:
-            return []
-        from codebots.agents.tables import model_tables
+    def clue_in_play(self) -> str:
+        """The clue being guessed now, as shown ("OCEAN 2"); "" while none is: a clue to
+        give (the last one is over), cards to cover, sudden death, the end."""
+        if not self.clue_word or int(self.state.phase[0]) != GUESS:
+            return ""
+        return f"{self.clue_word.upper()} {number_text(self.clue_number)}"
 
-        table = model_tables(self.guesser.model, self.words, self.guesser.vocabulary)
-        clue = self.guesser.clue_vectors(table, [self.clue_word])[0]
-        sims = table.card_vectors[self.state.cards[0]] @ clue
-        legal = view.legal[0].copy()
+    def _runner_up(self, card: int) -> list[str]:
+        """The guesser's next choices after ``card``, as its last guess ranked the cards (no
+        revealed card, none its own side shows wrong), for explanations; [] for guessers
+        without a ranking."""
+        ranking = getattr(self.guesser, "ranking", None)
+        if ranking is None or not self.clue_word:
+            return []
+        scores = ranking(0)  # (25,)
         if card >= 0:
-            legal[card] = False
-        order = np.argsort(-np.where(legal, sims, -np.inf))
-        return [self.card_word(i) for i in order[:2] if legal[i]]
+            scores[card] = -np.inf
+        order = np.argsort(-scores, kind="stable")[:2]
+        return [self.card_word(int(i)) for i in order if np.isfinite(scores[i])]
 
     def outcome(self, event: dict) -> str:
         """What the move just applied revealed, in words ("" for clues and stops)."""

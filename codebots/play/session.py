@@ -352,7 +352,7 @@ class Session(DuetChoices, Bonuses, Explaining):
                 "by": "ai",
                 "card": card,
                 "word": self.card_word(card) if card >= 0 else "STOP",
-                "runner_up": self._runner_up(view, card),
+                "runner_up": self._runner_up(card),
             }
             if self.new_clue and not self._reads(self.clue_word):
                 event["note"] = (

@@ -67,14 +67,11 @@ def summary(session) -> dict:
     """Whose move it is, the status line, the clue in play, the result at the end."""
     move = session.human_move()
     done = move == "done"
-    current = ""
-    if session.clue_word and not done:
-        current = f"{session.clue_word.upper()} {number_text(session.clue_number)}"
     return {
         "move": move,
         "done": done,
         "status": status_line(session.state),
-        "current_clue": current,
+        "current_clue": session.clue_in_play(),
         "result": session.result_text() if done else "",
         "explanations": session.explanations() if done else [],
         "may_pass": session.may_pass(),
