@@ -98,3 +98,31 @@ def test_forbidden_triples_give_the_forbid_tables_verdicts(block, variant_id):
         assert np.array_equal(got, expected)
     # The competition pool forbids some neighbours of some cards when others are visible.
     assert expected.any()
+
+
+def test_a_wider_candidate_list_starts_with_the_tables_own(block):
+    # The timed cross-play spymaster asks each card's 400 nearest clue words where the tables
+    # keep 100: the same first 100 (by their cosines: float16 ties may swap places), nearest
+    # first, and never a word the checker forbids for the card.
+    from codebots.agents.tables import CANDIDATES_PER_CARD, wide_neighbours
+
+    spymaster, _, words, table, _, _ = block
+    wide = wide_neighbours("glove", words, spymaster.vocabulary, 400)
+    assert wide.shape == (len(words), 400) and CANDIDATES_PER_CARD < 400
+    sims = table.sims.astype(np.float32)
+    rows = np.arange(len(words))[:, None]
+    first = sims[rows, wide[:, :CANDIDATES_PER_CARD]]
+    assert np.array_equal(first, sims[rows, table.neighbours])
+    assert (np.diff(sims[rows, wide], axis=1) <= 0).all()
+    left_out = sims.copy()
+    left_out[rows, wide] = -np.inf
+    for row in range(len(words)):
+        forbidden = table.forbid.indices[table.forbid.indptr[row] : table.forbid.indptr[row + 1]]
+        assert not np.isin(wide[row], forbidden).any()
+        left_out[row, forbidden] = -np.inf
+    # No allowed word outside a card's list is nearer than the list's last.
+    assert (left_out.max(axis=1) <= sims[rows[:, 0], wide[:, -1]]).all()
+    assert (table.forbid.indptr[1:] > table.forbid.indptr[:-1]).any()  # some cards forbid some
+    assert np.array_equal(
+        wide_neighbours("glove", words, spymaster.vocabulary, 60), table.neighbours[:, :60]
+    )

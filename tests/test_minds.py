@@ -61,6 +61,38 @@ def test_the_committee_leaves_out_the_partners_mind():
     assert not without_wordnet.single.lexicon
 
 
+def test_in_duet_the_crossplay_clues_reach_past_each_cards_hundred_nearest_words():
+    # Duet draws each card's 400 nearest clue words (the tables keep 100): some clues of a
+    # few games are a target's neighbour only in the wider list; in the missions, Marvel
+    # co-op and single-team games the lists stay the tables' own.
+    from codebots.agents.tables import model_tables
+    from codebots.variants import get_variant
+    from codebots.vocab import load_pool
+
+    ours = Seat.of("crossplay[without=glove]")
+    log: list[dict] = []
+    play("duet", ours, Seat.of("glove"), range(12), turn_log=log)
+    words = load_pool(get_variant("duet").pool).words
+    first = ours.spymaster.duet.models[0]
+    table = model_tables(first, words, ours.spymaster.vocabulary)
+    index = {word: i for i, word in enumerate(words)}
+    ranks = []
+    for turn in log:
+        if turn["giver_seat"] == 0 and turn["targets"]:
+            clue = table.clue_index[turn["clue"]]
+            best = min(
+                int(np.flatnonzero(table.neighbours[index[card]] == clue)[0])
+                if clue in table.neighbours[index[card]]
+                else 100
+                for card in turn["targets"]
+            )
+            ranks.append(best)
+    assert ranks and max(ranks) == 100 and min(ranks) < 100  # some from past the 100th
+    for other in ("marvel-coop", "mission/diagon-alley", "single-team-2019", "classic"):
+        assert ours.spymaster._for(get_variant(other)).candidates is None, other
+    assert ours.spymaster._for(get_variant("duet[tokens=9]")).candidates == 400
+
+
 @pytest.mark.parametrize(
     "arguments, message",
     [

@@ -12,7 +12,8 @@ others, knowing nothing else of the partner).
   clue (when WordNet is in the committee), keeps the assassin well down every mind's list
   (at least eight other non-targets nearer the clue: a partner's misses land near it) and
   opens with four warnings at it; in the time-limited games (Duet, Marvel co-op, classic)
-  the worst margin alone, since a careful clue costs turns there. ``min_zipf=Z`` keeps its
+  the worst margin alone, since a careful clue costs turns there; in Duet (not the
+  missions) from each card's 400 nearest clue words instead of 100. ``min_zipf=Z`` keeps its
   clue words at least Zipf Z common (plainer words for a person; off by default).
 - The guesser ranks cards by the mean over its minds of each mind's own z-scores for the
   clue (``minds_apart``), each mind weighted by how far its best card stands out (in
@@ -115,6 +116,15 @@ SINGLE_TEAM = CAREFUL_CLUES
 # alone (a far assassin costs more turns than it saves there); in Marvel co-op the virtual
 # team's agent covered is the one whose removal makes the next clue best.
 TIMED: dict = {"cover_policy": "lookahead"}
+# Duet (not the missions): each card's 400 nearest clue words are candidates, not the
+# tables' 100 (tuning seeds 1300-1599, 2300-2799 and 3300-4299: +1.6 to +1.9 points of Duet
+# wins on average over the partners, a third of a clue fewer a win; 150 Duet games/s instead
+# of 400). The Diagon Alley mission did not move (seeds 1300-1799 and 2300-2799: -0.2 and
+# +0.05 points on average) and Marvel co-op gained less (+0.4 to +2.5) at a tenth of the
+# speed (its cover lookahead scores every clue again for each card it might cover): both
+# keep 100. Fewer than 100 lost up to 15 points, a round robin over the committee's lists
+# 4-9 (docs/cross-model-notes.md, "Wider candidate lists for Duet").
+DUET: dict = {**TIMED, "candidates": 400}
 # How the guesser reads a clue: each mind's own z-scores, each mind weighted by the square
 # of how far its best card stands out (tuning seeds 1000-1299 and 2000-2299: Marvel co-op
 # +1-2 points, first guesses +0-2). The Duet reader's weights were fitted on the committee's
@@ -134,18 +144,22 @@ class CrossplaySpymaster:
             models=self.models, **{**SINGLE_TEAM, **lexicon, **options}
         )
         self.timed = EmbeddingSpymaster(models=self.models, **{**TIMED, **options})
-        self.minds = self.single.minds | self.timed.minds
+        self.duet = EmbeddingSpymaster(models=self.models, **{**DUET, **options})
+        self._kinds = (self.single, self.timed, self.duet)
+        self.minds = frozenset().union(*(kind.minds for kind in self._kinds))
         self.vocabulary = self.single.vocabulary
         self.name = "crossplay"
 
     def _for(self, variant) -> EmbeddingSpymaster:
         """Single-team games count only clues; the rest are played against the clock."""
+        if variant.family == "duet" and variant.mission is None:
+            return self.duet
         untimed = variant.family == "team" and variant.opponent == "none"
         return self.single if untimed else self.timed
 
     @property
     def uses_rng(self) -> bool:
-        return uses_rng(self.single) or uses_rng(self.timed)
+        return any(uses_rng(kind) for kind in self._kinds)
 
     @property
     def partner(self):
@@ -153,15 +167,16 @@ class CrossplaySpymaster:
 
     @partner.setter
     def partner(self, memory) -> None:
-        self.single.partner = self.timed.partner = memory
+        for kind in self._kinds:
+            kind.partner = memory
 
     def begin(self, size: int) -> None:
-        self.single.begin(size)
-        self.timed.begin(size)
+        for kind in self._kinds:
+            kind.begin(size)
 
     def remember(self, game: int, word: str, targets=(), number: int = 1) -> None:
-        self.single.remember(game, word, targets, number)
-        self.timed.remember(game, word, targets, number)
+        for kind in self._kinds:
+            kind.remember(game, word, targets, number)
 
     def tables(self, words):
         return self.single.tables(words)

@@ -48,6 +48,7 @@ from codebots.agents.tables import (
     model_tables,
     related_neighbours,
     shared_vocabulary,
+    wide_neighbours,
 )
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
 from codebots.agents.warning_clues import WarningClues, clues_are_free
@@ -75,7 +76,7 @@ class EmbeddingSpymaster(WarningClues):
         dictionary_only: bool = True,
         min_zipf: float = 0.0,  # clue words at least this common (wordfreq Zipf; 0: any)
         max_danger: tuple[float, float] = (np.inf, np.inf),  # z cap: other team, assassin
-        candidates: int | None = None,  # nearest clue words per target (None: all in table)
+        candidates: int | None = None,  # nearest clue words per card (None: the table's 100)
         cover_policy: str = "danger",  # Marvel virtual turn (codebots.agents.covers)
         lexicon: bool = False,  # intend only targets WordNet relates to the clue
         assassin_below: int = 0,  # other non-targets that must be nearer the clue
@@ -157,13 +158,16 @@ class EmbeddingSpymaster(WarningClues):
 
     def _gather(self, words: tuple[str, ...], every_candidate: bool = False) -> BoardGather:
         """The board gathers of this spymaster's candidates on pool ``words``: the scoring's
-        ``candidates`` nearest per card, or (``every_candidate``, for the warnings) all of
-        the table's; one object when ``candidates`` is None."""
+        ``candidates`` nearest per card of its first model (more than the table keeps are
+        found when asked), or (``every_candidate``, for the warnings) all of the table's;
+        one object when ``candidates`` is None."""
         tables = self.tables(words)
         limit = None if every_candidate else self.candidates
         if limit not in self._board_gathers:
             if self.lexicon:
                 neighbours = related_neighbours(self.models[0], words, self.vocabulary)
+            elif limit is not None and limit > tables[0].neighbours.shape[1]:
+                neighbours = wide_neighbours(self.models[0], words, self.vocabulary, limit)
             else:
                 neighbours = tables[0].neighbours
             zsims = [table.zsims for table in tables]

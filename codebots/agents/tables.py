@@ -225,6 +225,19 @@ def related_neighbours(
     return _best_per_row(keyed, tables.neighbours.shape[1])
 
 
+@functools.lru_cache(maxsize=8)
+def wide_neighbours(
+    model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...], width: int
+) -> np.ndarray:
+    """``(P, width) int32``: each card's ``width`` nearest allowed clue words, nearest first;
+    the tables keep :data:`CANDIDATES_PER_CARD`, a wider list is found when asked (a second
+    or so for the competition pool, once per process)."""
+    tables = model_tables(model, pool, vocabulary)
+    if width <= tables.neighbours.shape[1]:
+        return tables.neighbours[:, :width]
+    return _best_per_row(_allowed_sims(tables.sims.astype(np.float32), tables.forbid), width)
+
+
 def familiarity(zipf_frequency):
     """The frequency prior of a word of this wordfreq Zipf frequency, in [0, 1]: 0 at Zipf 3
     (once in a million words) and below, 1 at Zipf 6 (a thousand times in a million)."""
