@@ -104,10 +104,10 @@ def test_a_wider_candidate_list_starts_with_the_tables_own(block):
     # The timed cross-play spymaster asks each card's 400 nearest clue words where the tables
     # keep 100: the same first 100 (by their cosines: float16 ties may swap places), nearest
     # first, and never a word the checker forbids for the card.
-    from codebots.agents.tables import CANDIDATES_PER_CARD, wide_neighbours
+    from codebots.agents.tables import CANDIDATES_PER_CARD, nearest_clue_words
 
     spymaster, _, words, table, _, _ = block
-    wide = wide_neighbours("glove", words, spymaster.vocabulary, 400)
+    wide = nearest_clue_words("glove", words, spymaster.vocabulary, 400)
     assert wide.shape == (len(words), 400) and CANDIDATES_PER_CARD < 400
     sims = table.sims.astype(np.float32)
     rows = np.arange(len(words))[:, None]
@@ -124,5 +124,5 @@ def test_a_wider_candidate_list_starts_with_the_tables_own(block):
     assert (left_out.max(axis=1) <= sims[rows[:, 0], wide[:, -1]]).all()
     assert (table.forbid.indptr[1:] > table.forbid.indptr[:-1]).any()  # some cards forbid some
     assert np.array_equal(
-        wide_neighbours("glove", words, spymaster.vocabulary, 60), table.neighbours[:, :60]
+        nearest_clue_words("glove", words, spymaster.vocabulary, 60), table.neighbours[:, :60]
     )

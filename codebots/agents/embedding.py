@@ -46,9 +46,9 @@ from codebots.agents.partner import PartnerMemory
 from codebots.agents.tables import (
     DEFAULT_VOCABULARY,
     model_tables,
+    nearest_clue_words,
     related_neighbours,
     shared_vocabulary,
-    wide_neighbours,
 )
 from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
 from codebots.agents.warning_clues import WarningClues, clues_are_free
@@ -166,10 +166,10 @@ class EmbeddingSpymaster(WarningClues):
         if limit not in self._board_gathers:
             if self.lexicon:
                 neighbours = related_neighbours(self.models[0], words, self.vocabulary)
-            elif limit is not None and limit > tables[0].neighbours.shape[1]:
-                neighbours = wide_neighbours(self.models[0], words, self.vocabulary, limit)
-            else:
+            elif limit is None:
                 neighbours = tables[0].neighbours
+            else:  # the tables' own, or a wider list found when asked
+                neighbours = nearest_clue_words(self.models[0], words, self.vocabulary, limit)
             zsims = [table.zsims for table in tables]
             self._board_gathers[limit] = BoardGather(neighbours[:, :limit], zsims)
         return self._board_gathers[limit]

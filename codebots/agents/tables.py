@@ -221,21 +221,21 @@ def related_neighbours(
     tables = model_tables(model, pool, vocabulary)
     related = relation_matrix(pool, vocabulary)
     # Related words rank above every unrelated one (cosines are < 2 apart); nearest first.
-    keyed = _allowed_sims(tables.sims.astype(np.float32), tables.forbid) + 2.0 * related
+    keyed = _allowed_sims(tables.sims, tables.forbid) + 2.0 * related
     return _best_per_row(keyed, tables.neighbours.shape[1])
 
 
 @functools.lru_cache(maxsize=8)
-def wide_neighbours(
+def nearest_clue_words(
     model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...], width: int
 ) -> np.ndarray:
-    """``(P, width) int32``: each card's ``width`` nearest allowed clue words, nearest first;
-    the tables keep :data:`CANDIDATES_PER_CARD`, a wider list is found when asked (a second
-    or so for the competition pool, once per process)."""
+    """``(P, width) int32``: each card's ``width`` nearest allowed clue words, nearest first:
+    the tables' own :data:`CANDIDATES_PER_CARD` when that many do, else a wider list found
+    from the tables' similarities (under a second for the competition pool)."""
     tables = model_tables(model, pool, vocabulary)
     if width <= tables.neighbours.shape[1]:
         return tables.neighbours[:, :width]
-    return _best_per_row(_allowed_sims(tables.sims.astype(np.float32), tables.forbid), width)
+    return _best_per_row(_allowed_sims(tables.sims, tables.forbid), width)
 
 
 def familiarity(zipf_frequency):
@@ -277,8 +277,9 @@ def _best_per_row(scores: np.ndarray, k: int) -> np.ndarray:
 
 
 def _allowed_sims(sims: np.ndarray, forbid: ForbidTable) -> np.ndarray:
-    """``sims`` with every (card, clue) the clue checker forbids set to ``-inf``."""
-    allowed = sims.copy()
+    """``sims`` as float32 (a new array) with every (card, clue) the clue checker forbids set
+    to ``-inf``."""
+    allowed = sims.astype(np.float32)
     for row in range(sims.shape[0]):  # a card's own forms are never its candidates
         allowed[row, forbid.indices[forbid.indptr[row] : forbid.indptr[row + 1]]] = -np.inf
     return allowed
