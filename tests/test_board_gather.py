@@ -42,11 +42,11 @@ def test_descending_matches_numpy_sort_with_minus_infinity():
 def test_row_max_is_the_masked_max(most):
     # A game with no marked row (an assassin revealed), one (single-team) or three (Duet).
     rng = np.random.default_rng(most)
-    values = rng.standard_normal((6, 4, 9, 5)).astype(np.float32)
+    values = rng.standard_normal((6, 9, 4, 5)).astype(np.float32)  # (G, R, S, K)
     rows = np.zeros((6, 9), dtype=bool)
     for game in range(6):
         rows[game, rng.choice(9, game % (most + 1), replace=False)] = True
-    plain = (values + penalty(rows[:, None, :, None])).max(axis=2)
+    plain = (values + penalty(rows[:, :, None, None])).max(axis=1)
     assert np.array_equal(RowMax(rows)(values), plain)
 
 
@@ -76,11 +76,13 @@ def test_pair_tables_gather_the_z_table_values(block, monkeypatch):
     relation = relation_matrix(words, spymaster.vocabulary)
     for slots in (1, 4, 9):
         targets = cards_l[:, :slots]
-        expected = table.zsims[cards_l[:, None, :, None], paired.neighbours[targets][:, :, None, :]]
+        # (G, 25, S, K): card o's z of neighbour k of target j at [g, o, j, k]
+        expected = table.zsims[cards_l[:, :, None, None], paired.neighbours[targets][:, None]]
+        assert expected.shape == (64, 25, slots, paired.width)
         assert np.array_equal(plain.sims(0, targets, cards_l), expected)
         assert np.array_equal(paired.sims(0, targets, cards_l), expected)
         # The lexicon's relation of target i to candidate (j, k), both ways.
-        related = relation[targets[:, None, :, None], paired.neighbours[targets][:, :, None, :]]
+        related = relation[targets[:, :, None, None], paired.neighbours[targets][:, None]]
         assert np.array_equal(paired.related(relation, targets), related)
         assert np.array_equal(plain.related(relation, targets), related)
     assert related.any()

@@ -313,7 +313,7 @@ def test_cached_tables_play_without_loading_the_model(tmp_path, monkeypatch):
     again = tables.model_tables.__wrapped__("glove", pool, vocabulary)
     for field in ("card_vectors", "clue_vectors", "sims", "zsims", "neighbours", "prior"):
         np.testing.assert_array_equal(getattr(again, field), getattr(built, field), field)
-    assert again.zsims.T.flags.c_contiguous  # clue-major: the spymaster's gather reads rows
+    assert again.zsims.flags.c_contiguous  # card-major: the spymaster copies a board's rows
     monkeypatch.setattr(tables, "load_embedding", embeddings.load_embedding)
     assert again.model.has("ocean")  # loaded when asked for
 

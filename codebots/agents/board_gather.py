@@ -1,20 +1,26 @@
-"""The spymaster's per-board gathers, laid out ``(G, S, 25, K)`` for its scoring loop.
+"""The spymaster's per-board gathers, laid out ``(G, T, S, K)`` for its scoring loop.
 
 A spymaster's candidate clues for a block of ``G`` games are the ``K`` neighbours of each of
 its first ``S`` target slots: ``candidates[g, j * K + k] = neighbours[cards_l[g, j], k]``. Its
-scores need every candidate's similarity to every card on the board, ``G * S * K * 25``
-values a block. Read one by one from the clue-major ``(V, P)`` z table (79 MB for GloVe,
-larger than the cache) each lands on its own cache line; the *pair table*
-``pairs[t, o, k] = zsims[o, neighbours[t, k]]`` ((P, P, K) per pool and model) holds the
-same values with the ``K`` candidates of a (target, card) pair side by side, so a block
-gathers ``G * S * 25`` contiguous runs instead (measured 14 ms against 0.6 ms for a
-64-game block). The card axis comes second to last: the max over a clue's threats is then
-an elementwise max of contiguous rows. Both gathers give the same values.
+scores need every candidate's similarity to each of the ``T`` cards that count on the board,
+``G * T * S * K`` values a block. The card axis comes first (after the games): the max over a
+clue's threats is then an elementwise max of contiguous ``(S, K)`` blocks.
 
-The pair tables cost ``P * P * K * 4`` bytes each (62 MB for the 395-card competition pool)
-and about 0.1 s to build, so they are built for batches of at least
+Two gathers give the same values. From the card-major ``(P, V)`` z table (79 MB for GloVe,
+larger than the cache), a board's rows are copied side by side and its candidates' columns
+taken from them, one ``take`` a game. The candidates touch most cache lines of a row anyway,
+so the copy reads each row once, in order: 20 ms a model for 64 Duet games of 400
+candidates a card, against 54 ms for one flat ``take`` of every value from a clue-major
+table. The *pair table* ``pairs[t, o, k] = zsims[o, neighbours[t, k]]`` ((P, P, K) per pool
+and model) holds the ``K`` candidates of a (target, card) pair side by side, so a block
+gathers ``G * T * S`` contiguous runs instead: 1.0 ms against 20 ms for a 64-game block of
+100 candidates a card.
+
+The pair tables cost ``P * P * K * 4`` bytes each (62 MB for the 395-card competition pool
+at 100 candidates) and about 0.1 s to build, so they are built for batches of at least
 :data:`PAIR_TABLE_MIN_GAMES` games while they fit in :data:`PAIR_TABLE_BYTES`; smaller
-batches (a person's game, ``--games 1``) and larger pools gather from the z table.
+batches (a person's game, ``--games 1``), larger pools and wider candidate lists gather from
+the z table.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ class BoardGather:
     def __init__(self, neighbours: np.ndarray, zsims: list[np.ndarray]):
         self.neighbours = neighbours  # (P, K) int32
         self.pool, self.width = neighbours.shape
-        self._zsims = zsims  # each (P, V) float32, clue-major in memory
+        self._zsims = zsims  # each (P, V) float32, C-contiguous (card-major)
         self._fits = len(zsims) * self.pool**2 * self.width * 4 <= PAIR_TABLE_BYTES
         self._pairs: list[np.ndarray] | None = None  # each (P * P, K) float32
         self._related: tuple | None = None  # (relation matrix, (P * P, K) bool)
@@ -52,26 +58,35 @@ class BoardGather:
         return self.neighbours[cards_l[:, :slots]].reshape(len(cards_l), -1)
 
     def sims(self, model: int, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """``(G, S, R, K)`` float32 (a new array): model ``model``'s z of candidate
+        """``(G, R, S, K)`` float32 (a new array): model ``model``'s z of candidate
         ``(j, k)``, neighbour ``k`` of card ``targets[g, j]``, for card ``board[g, o]``, at
-        ``[g, j, o, k]`` (``targets`` (G, S) and ``board`` (G, R) pool ids)."""
+        ``[g, o, j, k]`` (``targets`` (G, S) and ``board`` (G, R) pool ids)."""
         if self._pairs is not None:
             return self._pairs[model].take(self._pair_rows(targets, board), axis=0)
-        flat = self.neighbours[targets][:, :, None, :] * self.pool + board[:, None, :, None]
-        return self._zsims[model].T.ravel().take(flat)  # into the (V, P) table; .T is a view
+        zsims = self._zsims[model]  # (P, V)
+        size, slots = targets.shape
+        candidates = self.neighbours[targets].reshape(size, -1)  # (G, S * K)
+        out = np.empty((size, board.shape[1], candidates.shape[1]), dtype=zsims.dtype)
+        for game in range(size):
+            # The board's rows side by side (a few MB, read in order), then the candidates'
+            # columns of them; "clip" because numpy buffers ``out`` under the default "raise"
+            # (every id is in range).
+            zsims[board[game]].take(candidates[game], axis=1, out=out[game], mode="clip")
+        return out.reshape(size, board.shape[1], slots, self.width)
 
     def related(self, relation: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """``(G, S, S, K)`` bool: ``relation`` (the lexicon's (P, V) matrix) relates card
-        ``targets[g, i]`` to candidate ``(j, k)``, at ``[g, j, i, k]``."""
+        ``targets[g, i]`` to candidate ``(j, k)``, at ``[g, i, j, k]``."""
         if self._pairs is not None:
             if self._related is None or self._related[0] is not relation:
                 self._related = (relation, _pair_table(relation, self.neighbours))
             return self._related[1].take(self._pair_rows(targets, targets), axis=0)
-        return relation[targets[:, None, :, None], self.neighbours[targets][:, :, None, :]]
+        return relation[targets[:, :, None, None], self.neighbours[targets][:, None, :, :]]
 
     def _pair_rows(self, targets: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """``(G, S, R)`` the pair tables' rows of (target, board card)."""
-        return targets[:, :, None] * self.pool + board[:, None, :]
+        """``(G, R, S)`` the pair tables' rows of (target ``j``, board card ``o``) at
+        ``[g, o, j]``."""
+        return targets[:, None, :] * self.pool + board[:, :, None]
 
     def forbidden(self, forbid, cards: np.ndarray, visible: np.ndarray, cards_l, slots: int):
         """``(G, S * K)`` bool: a visible card of board ``g`` forbids candidate ``(j, k)``
@@ -98,10 +113,9 @@ def _pair_table(by_card: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
     """``(P * P, K)``: ``by_card[o, neighbours[t, k]]`` at row ``t * P + o``, column ``k``
     (``by_card`` a (P, V) table)."""
     pool, width = neighbours.shape
-    by_clue = np.ascontiguousarray(by_card.T)  # (V, P): a clue's cards side by side (a view
-    pairs = np.empty((pool, pool, width), dtype=by_card.dtype)  # for the clue-major z tables)
+    pairs = np.empty((pool, pool, width), dtype=by_card.dtype)
     for target in range(pool):
-        pairs[target] = by_clue[neighbours[target]].T
+        by_card.take(neighbours[target], axis=1, out=pairs[target], mode="clip")
     return pairs.reshape(pool * pool, width)
 
 
@@ -162,8 +176,8 @@ def penalty(mask: np.ndarray, where_true: np.ndarray | float = 0.0) -> np.ndarra
 
 
 class RowMax:
-    """The max over a few marked rows (an assassin or three) of ``(G, S, R, K)`` values:
-    the values of ``(values + penalty(rows per card)).max(axis=2)``, ``-inf`` for a game
+    """The max over a few marked rows (an assassin or three) of ``(G, R, S, K)`` values:
+    the values of ``(values + penalty(rows per card)).max(axis=1)``, ``-inf`` for a game
     with none marked, read from the marked rows instead of all ``R`` (the rows are found
     once, then read for every model)."""
 
@@ -178,8 +192,8 @@ class RowMax:
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         if self.width == 0:
-            return np.full(values.shape[:2] + values.shape[3:], -np.inf, dtype=values.dtype)
-        picked = values[self.games, :, self.marked]  # (G, A, S, K)
+            return np.full(values.shape[:1] + values.shape[2:], -np.inf, dtype=values.dtype)
+        picked = values[self.games, self.marked]  # (G, A, S, K)
         best = picked[:, 0] if self.width == 1 else picked.max(axis=1)
         if self.none.any():
             best[self.none] = -np.inf

@@ -65,13 +65,13 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
         candidate_ok &= main.dictionary[candidates]
     candidate_ok &= familiar(main, candidates, spymaster.min_zipf)  # a person's words
 
-    # The work runs in (G, S, 25, K) (see codebots.agents.board_gather): candidate (j, k)
-    # is neighbour k of slot j; masks are (G, 1, 25, 1) additive float32 penalties (0,
+    # The work runs in (G, 25, S, K) (see codebots.agents.board_gather): candidate (j, k)
+    # is neighbour k of slot j; masks are (G, 25, 1, 1) additive float32 penalties (0,
     # or -inf where a card does not count: the same maxima and sorted values).
-    def per_card(mask):  # (G, 25) -> (G, 1, 25, 1)
-        return mask[:, None, :, None]
+    def per_card(mask):  # (G, 25) -> (G, 25, 1, 1)
+        return mask[:, :, None, None]
 
-    aimable = per_card(targets_l[:, :slots])  # (G, 1, S, 1)
+    aimable = per_card(targets_l[:, :slots])  # (G, S, 1, 1)
     target_add = None
     if spymaster.lexicon:  # only targets the lexicon relates to the clue may be intended
         relation = relation_matrix(view.words, spymaster.vocabulary)
@@ -83,22 +83,22 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
     threats_l, identity_l = threats_l[:, rest], identity_l[:, rest]  # (G, R), R <= T
     threat_add = penalty(per_card(threats_l), per_card(spymaster.danger[identity_l]))
     assassin_max = RowMax(threats_l & (identity_l == ASSASSIN))  # over the (G, R) assassins
-    threats_4 = per_card(threats_l)  # (G, 1, R, 1)
+    threats_4 = per_card(threats_l)  # (G, R, 1, 1)
     learned = spymaster._learned(view.words, cards_l[:, :counted], candidates)  # (G, T, C)
     margins = floors = plain = None
     for model in range(len(tables)):
-        sims = gather.sims(model, cards_l[:, :slots], cards_l[:, :counted])  # (G, S, T, K)
+        sims = gather.sims(model, cards_l[:, :slots], cards_l[:, :counted])  # (G, T, S, K)
         if learned is not None:
-            sims += learned.reshape(size, counted, slots, width).transpose(0, 2, 1, 3)
-        ranked = descending(sims[:, :, :slots] + aim_add, axis=2)  # S x (G, S, K)
-        others = sims[:, :, rest]  # (G, S, R, K)
-        threat = (others + threat_add).max(axis=2)  # (G, S, K)
+            sims += learned.reshape(size, counted, slots, width)
+        ranked = descending(sims[:, :slots] + aim_add, axis=1)  # S x (G, S, K)
+        others = sims[:, rest]  # (G, R, S, K)
+        threat = (others + threat_add).max(axis=1)  # (G, S, K)
         margin = np.stack([value - threat for value in ranked], axis=1)  # (G, S', S, K)
         margins = margin if margins is None else np.minimum(margins, margin)
         if target_add is None:  # the aimable cards are the targets: t_1 is the best
             best_target = ranked[0]
         else:
-            best_target = (sims[:, :, :slots] + target_add).max(axis=2)
+            best_target = (sims[:, :slots] + target_add).max(axis=1)
         first = best_target - threat  # (G, S, K): single-target margin, any target
         plain = first if plain is None else np.minimum(plain, first)
         ranked = np.stack(ranked, axis=1)
@@ -107,15 +107,15 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
         for code, cap in ((OTHER, spymaster.max_danger[0]), (ASSASSIN, spymaster.max_danger[1])):
             if np.isfinite(cap):
                 near = per_card(threats_l & (identity_l == code)) & (others > cap)
-                candidate_ok &= ~near.any(axis=2).reshape(size, -1)
+                candidate_ok &= ~near.any(axis=1).reshape(size, -1)
         if spymaster.assassin_below:
             # A partner's wrong guesses go mostly to the cards the clue is nearest to:
             # keep at least this many other non-targets between the clue and the assassin.
             assassin = assassin_max(others)  # (G, S, K)
-            closer = others > assassin[:, :, None, :]  # (G, S, R, K)
+            closer = others > assassin[:, None]  # (G, R, S, K)
             closer &= threats_4
             # Counted in bytes (R <= 25): the same count, without widening every bool.
-            closer = closer.view(np.uint8).sum(axis=2, dtype=np.uint8)  # (G, S, K)
+            closer = closer.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (G, S, K)
             candidate_ok &= closer.reshape(size, -1) >= spymaster.assassin_below
     # Numbers 1..S' (S' = S): a number past the slots has no n-th target, so no clue.
     margins = margins.reshape(size, slots, -1)  # (G, S', C)

@@ -48,8 +48,7 @@ class ModelTables:
     centre: np.ndarray  # (d,) float32 — the mean clue vector subtracted from both
     sims: np.ndarray  # (P, V) float16 — cosine of card p and clue v (stored so: 1e-3 is
     # plenty, and half the memory; cast what you gather)
-    zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool;
-    # stored clue-major (``zsims.T`` is C-contiguous), see model_tables
+    zsims: np.ndarray  # (P, V) float32 — the same, standardized per clue over the pool
     card_sims: np.ndarray  # (P, P) float32 — cosine between cards
     neighbours: np.ndarray  # (P, K) int32 — each card's most similar allowed clue ids, nearest
     # first
@@ -135,13 +134,11 @@ def model_tables(model: str, pool: tuple[str, ...], vocabulary: tuple[str, ...])
     # when not stored (ad-hoc boards of the clue command), so results never depend on it.
     # The per-clue mean and spread standardize them (see _table_arrays).
     sims = arrays["sims"]
-    # Standardized in place (79 MB once, not four times) and laid out clue-major: a clue's
-    # similarities to every card are adjacent, so a spymaster's gather of (clue, its board's
-    # cards) reads a few cache lines per clue. ``zsims`` is the (P, V) view of it.
-    by_clue = sims.T.astype(np.float32, order="C")  # (V, P)
-    by_clue -= arrays["clue_mean"][:, None]
-    by_clue /= arrays["clue_spread"][:, None]
-    zsims = by_clue.T
+    # Standardized in place (79 MB once, not four times), card-major: a spymaster gathers a
+    # board's 25 rows, then its candidates' columns of them (codebots.agents.board_gather).
+    zsims = sims.astype(np.float32)  # (P, V)
+    zsims -= arrays["clue_mean"][None, :]
+    zsims /= arrays["clue_spread"][None, :]
     return ModelTables(
         model_spec=model,
         pool=pool,

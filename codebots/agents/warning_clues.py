@@ -75,7 +75,7 @@ class WarningClues:
         rival_add = penalty(others)[:, :, None]  # (G, 25, 1)
         margin = np.full(words.shape, np.inf, dtype=np.float32)  # (G, K)
         for model in range(len(tables)):
-            sims = gather.sims(model, targets[:, None], board)[:, 0]  # (G, 25, K)
+            sims = gather.sims(model, targets[:, None], board)[:, :, 0]  # (G, 25, K)
             rival = (sims + rival_add).max(axis=1)
             margin = np.minimum(margin, sims[rows, cards] - rival)
         best = np.where(ok, margin, -np.inf).argmax(axis=1)
