@@ -397,3 +397,36 @@ def test_the_crossplay_guesser_weighs_each_minds_own_reading():
     assert apart_agrees == total
     assert equal_agrees < total  # the weights decide some clues
     assert pooled_agrees < total  # and the minds read apart others
+
+
+def test_a_committee_clue_means_the_cards_its_minds_read_nearest_together():
+    # The turn log's intended targets of the cross-play spymaster's first clue of each game
+    # are the clue's number of own cards by the minds' mean z, which is not always the
+    # first mind's order (the explanation of the nineteenth session's PART, ROUND).
+    from codebots.agents.tables import model_tables
+    from codebots.keys import deal
+    from codebots.variants import get_variant
+    from codebots.vocab import load_pool
+
+    spec = get_variant("marvel-coop")
+    spymaster = make_agent("spymaster", "crossplay[without=glove]")
+    log: list[dict] = []
+    play(spec.id, spymaster, make_agent("guesser", "glove"), range(40), turn_log=log)
+    words = load_pool(spec.pool).words
+    kind = spymaster._for(spec)
+    tables = [model_tables(m, words, kind.vocabulary) for m in kind.models]
+    _, cards, key, _ = (np.asarray(part) for part in deal(spec, np.arange(40)))
+    checked = differs = 0
+    for turn in log:
+        if turn["clue_no"] != 1 or turn["number"] < 2:
+            continue
+        seed, number = turn["seed"], turn["number"]
+        own = np.flatnonzero(key[seed] == 0)  # all still visible at the first clue
+        clue = tables[0].clue_index[turn["clue"]]
+        mean_z = sum(t.zsims[cards[seed, own], clue] for t in tables) / len(tables)
+        expected = {words[cards[seed, own[i]]] for i in np.argsort(-mean_z)[:number]}
+        assert set(turn["targets"]) == expected, turn
+        first = tables[0].sims[cards[seed, own], clue].astype(np.float32)
+        differs += {words[cards[seed, own[i]]] for i in np.argsort(-first)[:number]} != expected
+        checked += 1
+    assert checked >= 20 and differs >= 1, (checked, differs)

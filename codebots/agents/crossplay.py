@@ -139,6 +139,9 @@ class CrossplaySpymaster:
 
     def __init__(self, without: str = "", **options):
         minds = committee(without)
+        # A clue's intended targets (the turn log's, the explanations', the leftovers of
+        # expert clues) are the ones the minds together read nearest.
+        options = {"consensus_aims": True, **options}
         lexicon = {"lexicon": "wordnet" in minds}
         self.models = voices(minds)
         self.single = EmbeddingSpymaster(

@@ -85,6 +85,7 @@ class EmbeddingSpymaster(WarningClues):
         partner: PartnerMemory | None = None,  # learned from watching the partner guess
         warnings: int = 0,  # opening "0" clues pointing at the assassin (zero clues allowed)
         last_agent_deadly: bool = False,  # the other team's last agent counts as an assassin
+        consensus_aims: bool = False,  # intended targets by the models' mean z (else the first's)
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -113,6 +114,7 @@ class EmbeddingSpymaster(WarningClues):
         self.partner = partner
         self.warnings = warnings
         self.last_agent_deadly = last_agent_deadly
+        self.consensus_aims = consensus_aims
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self._tables_for: tuple | None = None  # the pool of self._tables
@@ -312,15 +314,24 @@ class EmbeddingSpymaster(WarningClues):
 
     def _aim_order(self, view, clue_ids, layout, targets_l, cards_l) -> np.ndarray:
         """``(G, 9)`` board positions of the targets, most similar to the clue first: the
-        first ``n`` are a clue's intended targets."""
-        main = self.tables(view.words)[0]
-        sims = main.sims[cards_l[:, :MAX_TARGETS], clue_ids[:, None]].astype(np.float32)
+        first ``n`` are a clue's intended targets. Similar by the first model's cosine, or
+        with ``consensus_aims`` by the models' mean z: a committee's clue of number ``n``
+        passes when each mind's own ``n`` nearest targets beat the threats, and the cards
+        most minds read nearest are the ones its partner is most likely to find."""
+        tables = self.tables(view.words)
+        board = cards_l[:, :MAX_TARGETS]  # (G, 9)
+        if self.consensus_aims:
+            sims = sum(table.zsims[board, clue_ids[:, None]] for table in tables) / len(tables)
+            learned_scale, related_first = 1.0, 100.0  # the partner's corrections: z units
+        else:
+            sims = tables[0].sims[board, clue_ids[:, None]].astype(np.float32)
+            learned_scale, related_first = 0.1, 10.0  # z units, ~0.1 cosine each
         if self.lexicon:  # targets the lexicon relates to the clue come first
             related = relation_matrix(view.words, self.vocabulary)
-            sims = sims + 10.0 * related[cards_l[:, :MAX_TARGETS], clue_ids[:, None]]
-        if self.partner is not None:  # its corrections are z units, ~0.1 cosine each
-            learned = self._learned(view.words, cards_l[:, :MAX_TARGETS], clue_ids[:, None])
-            sims = sims + 0.1 * learned[:, :, 0]
+            sims = sims + related_first * related[board, clue_ids[:, None]]
+        if self.partner is not None:
+            learned = self._learned(view.words, board, clue_ids[:, None])
+            sims = sims + learned_scale * learned[:, :, 0]
         order = np.argsort(-np.where(targets_l, sims, -np.inf), axis=1)
         return np.take_along_axis(layout[:, :MAX_TARGETS], order, axis=1)
 
