@@ -119,7 +119,7 @@ TIMED: dict = {"cover_policy": "lookahead"}
 # Duet (not the missions): each card's 400 nearest clue words are candidates, not the
 # tables' 100 (tuning seeds 1300-1599, 2300-2799 and 3300-4299: +1.6 to +1.9 points of Duet
 # wins on average over the partners, 0.1-0.3 clues fewer a win; 117-150 Duet games/s
-# instead of 400, make bench 117; 138 with the card-major gather). The Diagon Alley
+# instead of 400, make bench 117; 138-158 with the card-major gather). The Diagon Alley
 # mission did not move (seeds 1300-1799 and 2300-2799: -0.2 and +0.05 points on average)
 # and Marvel co-op gained less (+0.4 to +2.5) at a tenth of the speed (its cover lookahead
 # scores every clue again for each card it might cover): both keep 100. Fewer than 100
