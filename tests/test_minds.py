@@ -193,11 +193,12 @@ def test_numbers_instead_of_unlimited_clues_for_a_person():
     def numbers(spymaster: str) -> list[int]:
         log: list[dict] = []
         ours = Seat(make_agent("spymaster", spymaster), make_agent("guesser", f"{light}]"), "c")
-        play("duet", ours, Seat.of("glove"), np.arange(40), turn_log=log)
+        play("duet", ours, Seat.of("glove"), np.arange(120), turn_log=log)
         return [turn["number"] for turn in log if turn["giver_seat"] == 0]
 
+    # About one clue in 70 is a catch-up "unlimited" here (6 of 411 when written).
     usual, plain = numbers(f"{light}]"), numbers(f"{light},expert_clues=false]")
-    assert UNLIMITED in usual and len(plain) >= 100
+    assert usual.count(UNLIMITED) >= 2 and len(plain) >= 300
     assert min(plain) >= 1, sorted(set(plain))
 
 
