@@ -95,8 +95,8 @@ def play_digest(variant: str, spymaster: str, guesser: str, seats: bool, games: 
 @pytest.mark.parametrize("gather", ["z-table", "pair-tables"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_games_tables_and_turn_logs_match_the_committed_digest(case, gather, monkeypatch):
-    # The spymaster gathers from its pair tables only in large batches: force them here
-    # (a 64-game batch otherwise reads the z table), so both gathers play the same games.
+    # The spymaster gathers from its pair tables only in batches of PAIR_TABLE_MIN_GAMES and
+    # more: force each gather here, so both are shown to play the same games.
     from codebots.agents import board_gather
 
     if gather == "pair-tables":
