@@ -405,6 +405,7 @@ def test_a_committee_clue_means_the_cards_its_minds_read_nearest_together():
     # are the clue's number of own cards by the minds' mean z, which is not always the
     # first mind's order (the explanation of the nineteenth session's PART, ROUND).
     from codebots.agents.tables import model_tables
+    from codebots.agents.views import OWN
     from codebots.keys import deal
     from codebots.variants import get_variant
     from codebots.vocab import load_pool
@@ -422,7 +423,7 @@ def test_a_committee_clue_means_the_cards_its_minds_read_nearest_together():
         if turn["clue_no"] != 1 or turn["number"] < 2:
             continue
         seed, number = turn["seed"], turn["number"]
-        own = np.flatnonzero(key[seed] == 0)  # all still visible at the first clue
+        own = np.flatnonzero(key[seed] == OWN)  # all still visible at the first clue
         clue = tables[0].clue_index[turn["clue"]]
         mean_z = sum(t.zsims[cards[seed, own], clue] for t in tables) / len(tables)
         expected = {words[cards[seed, own[i]]] for i in np.argsort(-mean_z)[:number]}
