@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from codebots.engine.constants import BYSTANDER
 from codebots.play import Session
 from codebots.validity import checker_for
 
@@ -34,6 +35,13 @@ def spawn_play(pexpect, seed, record, variant: str = "single-team-2019"):
         # Python keeps ignored: give the game the default a terminal's foreground job has.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+def bystander_of(session: Session, side: int) -> str:
+    """A visible card that is a bystander on ``side``'s key, not yet marked from it."""
+    state = session.state
+    ok = (state.key[0, side] == BYSTANDER) & ~state.covered[0] & ~state.marked[0, side]
+    return session.card_word(int(np.flatnonzero(ok)[0])).lower()
 
 
 def choose(session: Session, move: str, win: bool) -> str:

@@ -8,14 +8,12 @@ move in the record and replays on resume.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from scripted_play import GLOVE_AI, choose, play_out
+from scripted_play import GLOVE_AI, bystander_of, choose, play_out
 from typer.testing import CliRunner
 
 from codebots.cli import app
 from codebots.engine import CLUE, GUESS, SUDDEN_DEATH
-from codebots.engine.constants import BYSTANDER
 from codebots.play import InputProblem, Session
 from codebots.replay import replay_lines
 
@@ -29,13 +27,6 @@ def new(tmp_path, variant="duet", seed=3) -> Session:
 def ai_until_person(session: Session) -> None:
     while session.human_move() is None and not session.done:
         session.ai_move()
-
-
-def bystander_of(session: Session, side: int) -> str:
-    """A visible card that is a bystander on ``side``'s key, not yet marked from it."""
-    state = session.state
-    ok = (state.key[0, side] == BYSTANDER) & ~state.covered[0] & ~state.marked[0, side]
-    return session.card_word(int(np.flatnonzero(ok)[0])).lower()
 
 
 def test_either_player_may_give_the_first_clue(tmp_path):
@@ -129,11 +120,12 @@ def test_the_terminal_offers_pass_and_explains_duet(tmp_path):
     result = CliRunner().invoke(
         app,
         ["play", "--variant", "duet", "--seed", "3", "--save", str(record), *GLOVE_AI],
-        input="help\npass\nquit\n",
+        input="help\nrules\npass\nquit\n",
     )
     assert result.exit_code == 0, result.output
     assert "your clue (or 'pass')> " in result.output
-    assert "sudden death: no more clues" in result.output
+    assert "'pass': the AI gives this clue instead." in result.output  # help at the clue
+    assert "sudden death: no more clues" in result.output  # rules
     assert "You let the AI act next" in result.output and "AI clue:" in result.output
     assert [e["type"] for e in Session.load(record).events][:2] == ["turn", "clue"]
 

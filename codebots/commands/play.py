@@ -10,11 +10,6 @@ import typer
 from codebots.commands.common import INTERRUPTED, fail, parse_seeds
 from codebots.errors import CodebotsError
 
-HELP = """Type a clue as 'word number' ('ocean 2', 'fruit 0', 'fruit unlimited'); 'fruit 0'
-means none of ours relate to it: the AI guesser keeps away from its cards for the rest of the
-game. A guess is a card name (any case, a unique prefix is enough) or a grid square like B3;
-'stop' to end your guesses; 'help'; 'quit' (the game is saved; resume it with --resume)."""
-
 PROMPTS = {
     "clue": "your clue",
     "guess": "your guess",
@@ -22,18 +17,6 @@ PROMPTS = {
     " word for clues and removes a distractor)",
     "turn": "the AI gives the next clue: enter, or 'mine' to give it yourself",
 }
-DUET_HELP = """Duet: each turn costs a token from the time bank: a bystander guess takes one (it
-stays visible: it may be green for the other side), stopping after a correct guess takes
-another. The giver's side decides every guess; touching its assassin loses at once. With the
-bank empty comes sudden death: no more clues, any wrong guess loses. 'pass' lets the AI give
-this clue (or make this sudden-death guess) where the rules let either player act: the first
-clue, the looser turn order (two clues in a row at most), sudden death. When one side's
-greens are all found, the other player gives every clue. Score on a win: 3 per token left,
-+1 per token taken by stopping, -1 after sudden death.
-Mission bonuses, while the game holds them: a two-word clue ('pet shop 3', London);
-two clues in one turn ('ocean 2, music 1', the reward bonus);
-'mark CARD' before your clue marks one of your bystanders for a token (Hogsmeade);
-'CARD + CARD' touches two cards at once and the giver keeps the better (Hogwarts)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -113,6 +96,7 @@ def play(
     from rich.console import Console
 
     from codebots.play import InputProblem
+    from codebots.play.help_text import help_text, rules_text
     from codebots.render import describe_move
 
     console = Console(highlight=False)
@@ -137,6 +121,7 @@ def play(
     except KeyboardInterrupt:  # while the game is being set up: no move was made yet
         typer.echo("\ninterrupted before the first move", err=True)
         raise typer.Exit(INTERRUPTED) from None
+    board_shown = False
     try:
         while not session.done:
             move = session.human_move()
@@ -144,8 +129,11 @@ def play(
             if move is None:
                 event = session.ai_move()
                 say(describe_move(event), session, before)
+                board_shown = False
                 continue
-            show(console, session)
+            if not board_shown:  # once a move: help or a refused input stays in sight
+                show(console, session)
+                board_shown = True
             prompt = PROMPTS[move] + (" (or 'pass')" if session.may_pass() else "")
             if move == "guess" and session.spec.three_players:  # the guesser of both teams
                 prompt += f" for {'red' if int(session.state.team[0]) == 0 else 'blue'}"
@@ -158,7 +146,10 @@ def play(
                 typer.echo(saved_line(session))
                 raise typer.Exit(0)
             if command in ("help", "?") or (command == "" and move != "turn"):
-                typer.echo(HELP + ("\n" + DUET_HELP if session.duet else ""))
+                typer.echo(help_text(session, move))
+                continue
+            if command == "rules":
+                typer.echo(rules_text(session))
                 continue
             try:
                 event = getattr(session, f"human_{move}")(text)
@@ -166,6 +157,7 @@ def play(
                 typer.echo(f"! {problem}")
                 continue
             say(describe_move(event), session, before)
+            board_shown = False
     except KeyboardInterrupt:  # every move made is already in the record
         typer.echo(f"\ninterrupted: {saved_line(session)}", err=True)
         raise typer.Exit(INTERRUPTED) from None
