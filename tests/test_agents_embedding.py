@@ -439,6 +439,44 @@ def test_unlimited_clue_takes_its_own_card_then_an_earlier_clues_leftover():
     assert picks == [0, 4], picks
 
 
+def test_a_duet_miss_found_later_by_the_other_side_stays_a_miss_for_its_clue():
+    """In Duet the guesser learns how its last guess went at its next turn; meanwhile the
+    other side may have found that card as a green of its own. It was still a miss for the
+    clue it was guessed for, whose card stays to be found (found by the unlimited clue)."""
+    cards = [
+        "OCEAN",
+        "BEACH",
+        "PIANO",
+        "GUITAR",
+        "VIOLIN",
+        "DOCTOR",
+        "BANK",
+        "SNOW",
+        "TRAIN",
+        "HOSPITAL",
+    ]
+    guesser = EmbeddingGuesser("glove")
+    guesser.begin(1)
+    rng = np.random.default_rng(0)
+    assert guesser.guesses(guesser_view(cards, "music", 2), rng)[0] == 3  # GUITAR: found
+    legal = np.ones(len(cards), bool)
+    legal[3] = False
+    view = guesser_view(cards, "music", 2, made=1, legal=legal.copy(), revealed={3: OWN}, new=False)
+    assert guesser.guesses(view, rng)[0] == 2  # PIANO: a bystander from the giver's side ...
+    legal[2] = False  # ... then a green the other side found: covered, still marked
+    revealed, picks = {3: OWN, 2: OWN}, []
+    for made in range(len(cards)):
+        view = guesser_view(
+            cards, "sea", UNLIMITED, made, legal.copy(), [2], dict(revealed), new=made == 0
+        )
+        card = int(guesser.guesses(view, rng)[0])
+        if card == STOP:
+            break
+        picks.append(cards[card])
+        legal[card], revealed[card] = False, OWN
+    assert picks == ["OCEAN", "VIOLIN"]  # "music" still has a card to find
+
+
 def test_lexicon_guesser_prefers_the_card_wordnet_relates_to_the_clue():
     rng = np.random.default_rng(0)
     plain, lexical = make_agent("guesser", "glove"), make_agent("guesser", "glove-lexicon")

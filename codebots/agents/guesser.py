@@ -203,10 +203,15 @@ class EmbeddingGuesser:
         if len(self._count) != size:
             self.begin(size)
         rows = np.arange(size)
-        # What the last guess turned out to be: a found card counts for its clue.
+        # What the last guess turned out to be: a found card counts for its clue. In Duet
+        # the answer may come a turn late: a card missed for a clue stays marked from its
+        # giver's side, and the other side may find it as a green of theirs in between;
+        # then it was no find for this clue.
         judged = (self._last_card >= 0) & view.active
-        hit = judged & (view.revealed[rows, np.clip(self._last_card, 0, 24)] == OWN)
+        card = np.clip(self._last_card, 0, 24)
         slots = np.clip(self._last_slot, 0, MEMORY - 1)
+        missed = view.known_wrong[rows, card] & (self._side[rows, slots] == view.side)
+        hit = judged & (view.revealed[rows, card] == OWN) & ~missed
         self._remaining[rows[hit], slots[hit]] = np.maximum(
             self._remaining[rows[hit], slots[hit]] - 1, 0
         )
