@@ -119,6 +119,29 @@ def test_spymaster_never_gives_the_same_clue_twice_in_a_game():
     assert spymaster.clues(view, rng).words[0] == words[1]
 
 
+def test_on_duets_last_turn_only_the_assassin_is_a_threat():
+    """The bank empties at the end of the last turn whether the partner stops or touches a
+    bystander: with ``last_turn_bystanders=False`` the clue of that turn may rank bystanders
+    above its targets, not the assassin."""
+    cards = ["OCEAN", "BEACH", "SHIP", "SAILOR", "ISLAND", "WAVE", "FISH", "BOAT", "PIANO"]
+    cards += ["DOCTOR", "BANK", "SNOW", "MONEY"]
+    view = SpymasterView.single(
+        cards, [OWN] * 5 + [BYSTANDER] * 7 + [ASSASSIN], get_variant("duet")
+    )
+    rng = np.random.default_rng(0)
+
+    def number(last: bool, **options) -> int:
+        spymaster = EmbeddingSpymaster(("glove",), **options)
+        spymaster.begin(1)
+        clues = spymaster.clues(replace(view, last_turn=np.array([last])), rng)
+        if last and not options.get("last_turn_bystanders", True):
+            assert {cards[i] for i in clues.targets[0]} == set(cards[:5])
+        return int(clues.numbers[0])
+
+    assert number(False) == number(True) == number(False, last_turn_bystanders=False) == 4
+    assert number(True, last_turn_bystanders=False) == 5  # past WAVE, FISH and BOAT
+
+
 def test_assassin_below_keeps_other_cards_between_the_clue_and_the_assassin():
     view = board_view(CARDS, SEA_BOARD)
     for below in (0, 5):

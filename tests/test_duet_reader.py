@@ -111,7 +111,8 @@ def test_the_reader_plays_whole_duet_games_with_a_stranger():
 
 def test_the_reader_stops_at_the_clue_number():
     """A person's "king 1" means one card: past the number a card is as likely an assassin
-    as any, and a bystander there would only end the turn the stop ends anyway."""
+    as any, and a bystander there would only end the turn the stop ends anyway. (Not on the
+    last turn, the tenth clue of a game: see the test below.)"""
     pytest.importorskip("sentence_transformers")
     from codebots.agents.embedding import EmbeddingSpymaster
 
@@ -127,7 +128,51 @@ def test_the_reader_stops_at_the_clue_number():
         read = [t for t in log if t["guesser_seat"] == 0 and t["valid"] and t["number"] == 1]
         read = [t for t in read if not (t["seed"] in sudden and last[t["seed"]] is t)]
         assert len(read) > 100  # the partner's every clue is a one-card clue
-        return sum(len(t["guesses"]) > 1 for t in read)
+        return sum(len(t["guesses"]) > 1 for t in read if t["clue_no"] < 10)
 
     assert turns_past_the_number() == 0
     assert turns_past_the_number(stop_at_number=False) > 0  # the rule, not the board, stops it
+
+
+def test_the_last_turn_is_the_one_whose_end_empties_the_bank():
+    """RULES section 3: with one token left, mistake-side, a stop and a bystander both take it
+    and sudden death follows either way; with one time-side token a bystander loses at once
+    (it needs two), and with two tokens another turn follows."""
+    from test_engine_duet import BB, GG, clue, guess, new, with_bank
+
+    from codebots.agents.views import last_turn
+    from codebots.engine import SUDDEN_DEATH
+
+    game, start = new()
+    one = with_bank(start, time=0, mistake=1)
+    assert not last_turn(start)[0] and last_turn(one)[0]
+    given = clue(game, one, 2)
+    assert last_turn(given)[0]  # the clue's guesses too
+    for ending in ((GG[0], STOP), (BB[0],), (GG[0], BB[0])):
+        assert guess(game, given, *ending).phase[0] == SUDDEN_DEATH, ending
+    assert not last_turn(guess(game, given, GG[0], STOP))[0]  # sudden death itself is not
+    for time, mistake in ((1, 0), (1, 1), (0, 2)):
+        assert not last_turn(with_bank(start, time=time, mistake=mistake))[0], (time, mistake)
+
+
+def test_on_the_last_turn_the_reader_goes_past_the_number():
+    """A green left now must be found in sudden death, where a bystander loses too: on the
+    last turn the reader goes on past the number while a green is at least as likely as the
+    assassin, and stops at it otherwise."""
+    from dataclasses import replace
+
+    from test_agents_embedding import CARDS, guesser_view
+
+    own = [BYSTANDER] * len(CARDS)
+    reader = EmbeddingGuesser("glove", duet_reader=(), last_turn_threshold=0.0)
+    rng = np.random.default_rng(0)
+    legal = np.ones(len(CARDS), bool)
+    legal[0] = False  # "sea 1": OCEAN found
+    view = guesser_view(CARDS, "sea", 1, made=1, legal=legal, revealed={0: OWN}, own=own)
+    view = replace(view, sudden_death=np.zeros(1, bool), last_turn=np.zeros(1, bool))
+    reader.begin(1)
+    assert reader.guesses(view, rng)[0] == STOP
+    reader.begin(1)
+    assert reader.guesses(replace(view, last_turn=np.ones(1, bool)), rng)[0] in (1, 2)
+    plain = EmbeddingGuesser("glove", duet_reader=())  # no last-turn rule: the number holds
+    assert plain.guesses(replace(view, last_turn=np.ones(1, bool)), rng)[0] == STOP

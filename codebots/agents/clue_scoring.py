@@ -15,7 +15,7 @@ import numpy as np
 from codebots.agents.board_gather import RowMax, descending, penalty
 from codebots.agents.guesser import MAX_TARGETS, MEMORY
 from codebots.agents.tables import familiar, forbid_for
-from codebots.agents.views import ASSASSIN, OTHER, OWN, SpymasterView
+from codebots.agents.views import ASSASSIN, BYSTANDER, OTHER, OWN, SpymasterView
 from codebots.lexicon import relation_matrix
 
 MARGIN_CAP = 3.0  # z units: beyond this a wider margin buys nothing
@@ -37,6 +37,10 @@ def score_clues(spymaster, view: SpymasterView, games: np.ndarray):
     identity = spymaster._deadly(view, games)
     targets = (identity == OWN) & visible  # (G, 25)
     threats = visible & ~targets & ~view.known_wrong[games]
+    if not spymaster.last_turn_bystanders and view.last_turn is not None:
+        # Duet's last turn: a bystander ends it as a stop would, with the bank empty either
+        # way; only the assassins are threats (docs/cross-model-notes.md, "The last turn").
+        threats &= ~(view.last_turn[games, None] & (identity == BYSTANDER))
     # Lay each board out targets first (slots 0..8 hold the at most 9 targets), then its
     # threats, then the cards that count for nothing (revealed, known wrong): the work
     # over a block's cards stops after its last threat.

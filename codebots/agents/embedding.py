@@ -10,7 +10,9 @@ favours common words (their vectors are reliable and a partner with another mode
 them). With no feasible clue it gives the single-target clue with the best margin.
 Candidates are the nearest valid clue words of each own card; every clue passes the clue
 checker, and no clue is given twice in a game. The robust mode computes margins under
-several models and keeps the worst. Where the variant allows them it gives expert clues:
+several models and keeps the worst. On Duet's last turn (``last_turn_bystanders=False``)
+only assassins are threats: the bank empties whether the partner stops or touches a
+bystander, so a bystander costs nothing more. Where the variant allows them it gives expert clues:
 ``unlimited`` to let the partner catch up a card it missed, ``word 0`` to send it back to
 such cards and away from the assassin (see ``_expert``).
 
@@ -86,6 +88,7 @@ class EmbeddingSpymaster(WarningClues):
         warnings: int = 0,  # opening "0" clues pointing at the assassin (zero clues allowed)
         last_agent_deadly: bool = False,  # the other team's last agent counts as an assassin
         consensus_aims: bool = False,  # intended targets by the models' mean z (else the first's)
+        last_turn_bystanders: bool = True,  # Duet's last turn: bystanders count as threats
     ):
         self.models = tuple(models)
         self.name = name or "+".join(self.models)
@@ -115,6 +118,7 @@ class EmbeddingSpymaster(WarningClues):
         self.warnings = warnings
         self.last_agent_deadly = last_agent_deadly
         self.consensus_aims = consensus_aims
+        self.last_turn_bystanders = last_turn_bystanders
         self._partner_checked: tuple = (None, None)  # (memory, pool) last checked to fit
         self._index: dict | None = None
         self._tables_for: tuple | None = None  # the pool of self._tables

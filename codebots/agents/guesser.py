@@ -63,7 +63,10 @@ class EmbeddingGuesser:
     ``duet_reader`` (the left-out minds of a fitted fold, :mod:`codebots.agents.duet_reader`)
     replaces the Duet choice by probabilities: the card with the best ``p_green -
     duet_caution * p_assassin``, going on while that is at least ``duet_threshold`` (and,
-    with ``stop_at_number``, not past the clue's number).
+    with ``stop_at_number``, not past the clue's number). With ``last_turn_threshold``, on
+    Duet's last turn (the bank empties whether it stops or touches a bystander: sudden death
+    follows either way) it goes on past the number while the value is at least that: a
+    green left now must be found in sudden death, where a bystander loses too.
     """
 
     privileged = False
@@ -87,6 +90,7 @@ class EmbeddingGuesser:
         duet_reader: tuple[str, ...] | None = None,  # Duet: the reader fitted without these
         duet_caution: float = 1.0,  # Duet reader: p_green - caution * p_assassin
         duet_threshold: float = 0.2,  # Duet reader: go on while the value is at least this
+        last_turn_threshold: float | None = None,  # Duet reader, last turn: past the number
         solo_majority: bool = False,  # no rival, no clock: past the first card, most minds agree
         minds_apart: bool = False,  # a committee: read the clue by each mind's own z, averaged
         confidence_power: float = 0.0,  # minds apart: each weighted by its best card's standout
@@ -109,6 +113,7 @@ class EmbeddingGuesser:
         self.duet_reader = None if duet_reader is None else weights_without(tuple(duet_reader))
         self.duet_caution = duet_caution
         self.duet_threshold = duet_threshold
+        self.last_turn_threshold = last_turn_threshold
         self.solo_majority = solo_majority
         self.minds_apart = minds_apart
         self.confidence_power = confidence_power
@@ -402,6 +407,12 @@ class EmbeddingGuesser:
     def _read_duet(self, view: GuesserView, current, old, candidates) -> np.ndarray:
         """Duet by probabilities (:mod:`codebots.agents.duet_reader`)."""
         features, rank, sudden = self._duet_features(view, current, old, candidates)
+        # The last turn (the bank empties whether it stops or touches a bystander): past
+        # the number, on while a green is worth ``last_turn_threshold``; else the cards
+        # left wait for sudden death, where any miss loses.
+        last = np.zeros_like(sudden)
+        if self.last_turn_threshold is not None and view.last_turn is not None:
+            last = view.last_turn & ~sudden
         p_green, p_assassin = duet_reader.probabilities(features, self.duet_reader)
         value = np.where(candidates, p_green - self.duet_caution * p_assassin, -np.inf)
         # A second card is worth touching when the reader would go on to it anyway.
@@ -414,12 +425,12 @@ class EmbeddingGuesser:
             view.can_stop,
             sudden,
             self.duet_caution,
-            self.duet_threshold,
+            np.where(last, self.last_turn_threshold or 0.0, self.duet_threshold),  # (B,)
         )
         # Not past the clue's number either: a person's "king 1" means one card, and a card
         # beyond it is as likely an assassin as any (Duet seats and Diagon Alley, tuning
         # seeds: every partner's win rate within a point, six of eleven cells up, one down).
-        reached = view.can_stop & ~self._below_number(view) & ~sudden
+        reached = view.can_stop & ~self._below_number(view) & ~sudden & ~last
         return np.where(reached, STOP, choice)
 
     def _below_number(self, view: GuesserView) -> np.ndarray:

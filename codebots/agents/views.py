@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from codebots.engine import GUESS, SUDDEN_DEATH, DuetState, TeamState
+from codebots.engine import CLUE, GUESS, SUDDEN_DEATH, DuetState, TeamState
 from codebots.engine.constants import BLUE
 from codebots.variants import Variant
 
@@ -32,6 +32,8 @@ class SpymasterView:
     known_wrong: np.ndarray  # (B, 25) bool — the guesser knows these are not our agents
     # (Duet: cards marked bystander from this side)
     team: np.ndarray | None = None  # (B,) team games: the team whose spymaster plays
+    # Duet: (B,) bool, the turn of this clue ends with the time bank empty (see last_turn)
+    last_turn: np.ndarray | None = None
 
     def board(self, game: int) -> list[str]:
         return [self.words[i] for i in self.cards[game]]
@@ -79,6 +81,9 @@ class GuesserView:
     own_key: np.ndarray | None = None
     # Duet: (B,) bool, the game is in sudden death (no clue: any miss loses); None elsewhere.
     sudden_death: np.ndarray | None = None
+    # Duet: (B,) bool, this turn's end empties the time bank, by a stop or by a bystander
+    # alike (the last token is mistake-side): sudden death follows either way. None elsewhere.
+    last_turn: np.ndarray | None = None
 
 
 def relative_identity(key: np.ndarray, team: np.ndarray) -> np.ndarray:
@@ -144,6 +149,7 @@ def spymaster_view(variant: Variant, words, state, active: np.ndarray) -> Spymas
         active=active,
         known_wrong=known_wrong(state, getattr(state, "giver", None)),
         team=None if isinstance(state, DuetState) else state.team,
+        last_turn=last_turn(state) if isinstance(state, DuetState) else None,
     )
 
 
@@ -181,7 +187,16 @@ def guesser_view(
         secret=judging_identity(state, sudden_guesser) if privileged else None,
         own_key=guesser_key(state, judge),
         sudden_death=(state.phase == SUDDEN_DEATH) if duet else None,
+        last_turn=last_turn(state) if duet else None,
     )
+
+
+def last_turn(state: DuetState) -> np.ndarray:
+    """``(B,) bool`` a Duet turn whose end empties the time bank whether the guesser stops or
+    touches a bystander (one token left, mistake-side): a miss on a bystander then costs no
+    more than stopping, and sudden death follows either way."""
+    playing = (state.phase == CLUE) | (state.phase == GUESS)
+    return playing & (state.bank == 1) & (state.mistake_tokens >= 1)
 
 
 def guesser_key(state: TeamState | DuetState, judge: np.ndarray | None = None) -> np.ndarray | None:

@@ -359,6 +359,9 @@ class Session(DuetChoices, Bonuses, Explaining):
                     f"the AI's model has no meaning for '{self.clue_word}': one guess, then it"
                     " stops"
                 )
+            past = card >= 0 and 0 < self.clue_number <= int(self.state.guesses_made[0])
+            if past and view.last_turn is not None and view.last_turn[0]:
+                event["note"] = "the last token: a bystander costs no more than a stop now"
             if phase == SUDDEN_DEATH:
                 event["guesser"] = 1
             elif self.duet:
