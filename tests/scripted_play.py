@@ -44,6 +44,24 @@ def bystander_of(session: Session, side: int) -> str:
     return session.card_word(int(np.flatnonzero(ok)[0])).lower()
 
 
+def until_sudden_death(session: Session) -> None:
+    """Play on until sudden death: the person gives good clues and wastes the AI's clues on
+    bystanders, so the bank runs out first (a short mission's seven tokens: quickly)."""
+    from codebots.engine import SUDDEN_DEATH
+
+    for _ in range(200):
+        if session.done or session.state.phase[0] == SUDDEN_DEATH:
+            break
+        move = session.human_move()
+        if move is None:
+            session.ai_move()
+        elif move == "clue":
+            session.human_clue(choose(session, "clue", win=True))
+        else:
+            session.human_guess(bystander_of(session, 1))
+    assert session.state.phase[0] == SUDDEN_DEATH, "no sudden death: pick another seed"
+
+
 def choose(session: Session, move: str, win: bool) -> str:
     """What a scripted person types: a perfect partner (win) or one who aims at an
     assassin (lose)."""

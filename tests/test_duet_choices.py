@@ -9,11 +9,11 @@ move in the record and replays on resume.
 from __future__ import annotations
 
 import pytest
-from scripted_play import GLOVE_AI, bystander_of, choose, play_out
+from scripted_play import GLOVE_AI, bystander_of, choose, play_out, until_sudden_death
 from typer.testing import CliRunner
 
 from codebots.cli import app
-from codebots.engine import CLUE, GUESS, SUDDEN_DEATH
+from codebots.engine import CLUE, GUESS
 from codebots.play import InputProblem, Session
 from codebots.replay import replay_lines
 
@@ -79,17 +79,7 @@ def test_a_clue_typed_at_the_turn_prompt_takes_the_turn(tmp_path):
 
 def test_sudden_death_order_is_the_players_choice(tmp_path):
     session = new(tmp_path, "mission/battle-of-the-atrium")  # 7 tokens: sudden death soon
-    for _ in range(200):
-        if session.done or session.state.phase[0] == SUDDEN_DEATH:
-            break
-        move = session.human_move()
-        if move is None:
-            session.ai_move()
-        elif move == "clue":
-            session.human_clue(choose(session, "clue", win=True))
-        else:  # the person wastes the AI's clues on bystanders
-            session.human_guess(bystander_of(session, 1))
-    assert session.state.phase[0] == SUDDEN_DEATH, "no sudden death: pick another seed"
+    until_sudden_death(session)
     guessers = session.game.sudden_death_guessers(session.state)[0]
     assert guessers.all()  # both have greens to find: the players choose the order
     assert session.human_move() == "guess" and session.may_pass()

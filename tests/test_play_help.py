@@ -3,11 +3,10 @@ game still holds for it, and nothing the person cannot type now; ``rules`` gives
 
 from __future__ import annotations
 
-from scripted_play import GLOVE_AI, bystander_of, choose
+from scripted_play import GLOVE_AI, until_sudden_death
 from typer.testing import CliRunner
 
 from codebots.cli import app
-from codebots.engine import SUDDEN_DEATH
 from codebots.play import Session
 from codebots.play.help_text import help_text, rules_text
 
@@ -63,17 +62,7 @@ def test_duet_help_names_the_bonuses_this_game_holds(tmp_path):
 
 def test_sudden_death_help_says_there_is_no_stopping(tmp_path):
     session = started(tmp_path, "mission/battle-of-the-atrium")  # 7 tokens: sudden death soon
-    for _ in range(200):
-        if session.done or session.state.phase[0] == SUDDEN_DEATH:
-            break
-        move = session.human_move()
-        if move is None:
-            session.ai_move()
-        elif move == "clue":
-            session.human_clue(choose(session, "clue", win=True))
-        else:  # the person wastes the AI's clues on bystanders
-            session.human_guess(bystander_of(session, 1))
-    assert session.state.phase[0] == SUDDEN_DEATH, "no sudden death: pick another seed"
+    until_sudden_death(session)
     text = help_text(session, "guess")
     assert "no clues and no stopping" in text and "'stop'" not in text
     assert "'pass': the AI makes this guess instead." in text  # both have greens to find
