@@ -12,9 +12,9 @@ Candidates are the nearest valid clue words of each own card; every clue passes 
 checker, and no clue is given twice in a game. The robust mode computes margins under
 several models and keeps the worst. On Duet's last turn (``last_turn_bystanders=False``)
 only assassins are threats: the bank empties whether the partner stops or touches a
-bystander, so a bystander costs nothing more. Where the variant allows them it gives expert clues:
-``unlimited`` to let the partner catch up a card it missed, ``word 0`` to send it back to
-such cards and away from the assassin (see ``_expert``).
+bystander, so a bystander costs nothing more. Where the variant allows them it gives
+expert clues: ``unlimited`` to let the partner catch up a card it missed, ``word 0`` to
+send it back to such cards and away from the assassin (see ``_expert``).
 
 Warnings (``warnings=k``, single-team games that allow ``0`` clues;
 :mod:`codebots.agents.warning_clues`): the first ``k`` clues of a

@@ -410,9 +410,10 @@ class EmbeddingGuesser:
         # The last turn (the bank empties whether it stops or touches a bystander): past
         # the number, on while a green is worth ``last_turn_threshold``; else the cards
         # left wait for sudden death, where any miss loses.
-        last = np.zeros_like(sudden)
+        last, threshold = np.zeros_like(sudden), self.duet_threshold
         if self.last_turn_threshold is not None and view.last_turn is not None:
             last = view.last_turn & ~sudden
+            threshold = np.where(last, self.last_turn_threshold, self.duet_threshold)  # (B,)
         p_green, p_assassin = duet_reader.probabilities(features, self.duet_reader)
         value = np.where(candidates, p_green - self.duet_caution * p_assassin, -np.inf)
         # A second card is worth touching when the reader would go on to it anyway.
@@ -425,7 +426,7 @@ class EmbeddingGuesser:
             view.can_stop,
             sudden,
             self.duet_caution,
-            np.where(last, self.last_turn_threshold or 0.0, self.duet_threshold),  # (B,)
+            threshold,
         )
         # Not past the clue's number either: a person's "king 1" means one card, and a card
         # beyond it is as likely an assassin as any (Duet seats and Diagon Alley, tuning
