@@ -150,3 +150,28 @@ def test_team_games_say_who_plays_what_and_the_cover_prompt_explains(tmp_path):
     from codebots.commands.play import PROMPTS
 
     assert "frees the word for clues" in PROMPTS["cover"]
+
+
+def test_on_the_last_turn_the_ai_says_why_it_goes_past_the_number(tmp_path):
+    """The person lets the AI open, so the tenth clue, whose turn empties the bank, is the
+    person's; the AI reads it past its number and says why."""
+    pytest.importorskip("sentence_transformers")
+    session = Session("duet", 8, "guesser", "crossplay", "crossplay", tmp_path / "g.jsonl")
+    session.start()
+    session.human_clue("pass")
+    notes = []
+    while not session.done:
+        move = session.human_move()
+        if move is None:
+            event = session.ai_move()
+            if "the last token" in event.get("note", ""):
+                notes.append((event, session.clue_number))
+        elif move == "clue":  # a good clue word, for one card
+            session.human_clue(choose(session, "clue", win=True).split()[0] + " 1")
+        else:  # the person burns the AI's turns on bystanders
+            session.human_guess(bystander_of(session, 1))
+    assert notes, "no AI guess past the number on the last turn: pick another seed"
+    event, number = notes[0]
+    assert number == 1 and event["type"] == "guess" and event["card"] >= 0
+    record = Session.load(tmp_path / "g.jsonl")  # the note is in the record and replays
+    assert any("the last token" in e.get("note", "") for e in record.events)
