@@ -37,6 +37,19 @@ def spawn_play(pexpect, seed, record, variant: str = "single-team-2019"):
     )
 
 
+def glove_session(tmp_path, variant: str = "duet", role: str = "guesser", seed: int = 3):
+    """A started game against the GloVe AI (quick to build), recorded in ``tmp_path``."""
+    session = Session(variant, seed, role, "glove", "glove", tmp_path / "g.jsonl")
+    session.start()
+    return session
+
+
+def ai_until_person(session: Session) -> None:
+    """Let the AI move until the person must (or the game ends)."""
+    while session.human_move() is None and not session.done:
+        session.ai_move()
+
+
 def bystander_of(session: Session, side: int) -> str:
     """A visible card that is a bystander on ``side``'s key, not yet marked from it."""
     state = session.state

@@ -9,7 +9,15 @@ move in the record and replays on resume.
 from __future__ import annotations
 
 import pytest
-from scripted_play import GLOVE_AI, bystander_of, choose, play_out, until_sudden_death
+from scripted_play import (
+    GLOVE_AI,
+    ai_until_person,
+    bystander_of,
+    choose,
+    glove_session,
+    play_out,
+    until_sudden_death,
+)
 from typer.testing import CliRunner
 
 from codebots.cli import app
@@ -19,14 +27,7 @@ from codebots.replay import replay_lines
 
 
 def new(tmp_path, variant="duet", seed=3) -> Session:
-    session = Session(variant, seed, "guesser", "glove", "glove", tmp_path / "g.jsonl")
-    session.start()
-    return session
-
-
-def ai_until_person(session: Session) -> None:
-    while session.human_move() is None and not session.done:
-        session.ai_move()
+    return glove_session(tmp_path, variant, seed=seed)
 
 
 def test_either_player_may_give_the_first_clue(tmp_path):
